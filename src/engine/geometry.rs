@@ -1,0 +1,164 @@
+use thiserror::Error;
+
+/// The shape of an m,n,k game: a `rows` × `cols` board where `k` in a row (horizontally,
+/// vertically or diagonally) wins. Tic-tac-toe is 3,3,3.
+///
+/// ```
+/// use minimax_move::engine::Geometry;
+/// let g = Geometry::new(4, 4, 3).unwrap();
+/// assert_eq!(g.cells(), 16);
+/// assert_eq!(g.max_score(), 17);
+/// assert!(Geometry::new(3, 3, 4).is_err());
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Geometry {
+    rows: u8,
+    cols: u8,
+    k: u8,
+}
+
+/// Why a `rows`, `cols`, `k` triple is not a supported game.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum GeometryError {
+    /// `rows` is outside `1..=15`.
+    #[error("rows must be between 1 and {max}, got {rows}")]
+    Rows {
+        /// The value given.
+        rows: u64,
+        /// The largest supported side.
+        max: u8,
+    },
+    /// `cols` is outside `1..=15`.
+    #[error("cols must be between 1 and {max}, got {cols}")]
+    Cols {
+        /// The value given.
+        cols: u64,
+        /// The largest supported side.
+        max: u8,
+    },
+    /// `k` is outside `1..=max(rows, cols)`.
+    #[error("k must be between 1 and max(rows, cols) = {max}, got {k}")]
+    K {
+        /// The value given.
+        k: u64,
+        /// The longest line the board can hold.
+        max: u8,
+    },
+}
+
+impl Geometry {
+    /// Classic tic-tac-toe: 3 × 3, three in a row.
+    pub const TIC_TAC_TOE: Self = Self {
+        rows: 3,
+        cols: 3,
+        k: 3,
+    };
+
+    /// The largest supported number of rows or columns (gomoku's 15 × 15).
+    pub const MAX_SIDE: u8 = 15;
+
+    /// Checks and builds a geometry.
+    ///
+    /// # Errors
+    /// [`GeometryError`] when a side is outside `1..=15` or `k` outside `1..=max(rows, cols)`.
+    pub fn new(rows: u64, cols: u64, k: u64) -> Result<Self, GeometryError> {
+        let max = Self::MAX_SIDE;
+        if !(1..=u64::from(max)).contains(&rows) {
+            return Err(GeometryError::Rows { rows, max });
+        }
+        if !(1..=u64::from(max)).contains(&cols) {
+            return Err(GeometryError::Cols { cols, max });
+        }
+        let longest = rows.max(cols);
+        if !(1..=longest).contains(&k) {
+            return Err(GeometryError::K {
+                k,
+                max: longest as u8,
+            });
+        }
+        Ok(Self {
+            rows: rows as u8,
+            cols: cols as u8,
+            k: k as u8,
+        })
+    }
+
+    /// Number of rows.
+    #[must_use]
+    pub const fn rows(self) -> usize {
+        self.rows as usize
+    }
+
+    /// Number of columns.
+    #[must_use]
+    pub const fn cols(self) -> usize {
+        self.cols as usize
+    }
+
+    /// Marks in a row needed to win.
+    #[must_use]
+    pub const fn k(self) -> usize {
+        self.k as usize
+    }
+
+    /// Number of cells, `rows * cols`.
+    #[must_use]
+    pub const fn cells(self) -> usize {
+        self.rows() * self.cols()
+    }
+
+    /// `W = cells + 1`: a win in `p` plies scores `W - p` under depth scoring (10 on 3 × 3).
+    #[must_use]
+    pub const fn max_score(self) -> i32 {
+        self.cells() as i32 + 1
+    }
+
+    /// Whether this is plain 3 × 3 tic-tac-toe, answered from the solved table.
+    #[must_use]
+    pub const fn is_tic_tac_toe(self) -> bool {
+        self.rows == 3 && self.cols == 3 && self.k == 3
+    }
+
+    /// Every winning line (each run of `k` cells in a row, column or diagonal), as cell indices in
+    /// row-major order, in a fixed order.
+    ///
+    /// ```
+    /// use minimax_move::engine::Geometry;
+    /// assert_eq!(Geometry::TIC_TAC_TOE.lines().len(), 8);
+    /// ```
+    #[must_use]
+    pub fn lines(self) -> Vec<Vec<usize>> {
+        let (rows, cols, k) = (
+            self.rows() as isize,
+            self.cols() as isize,
+            self.k() as isize,
+        );
+        let mut lines = Vec::new();
+        for r in 0..rows {
+            for c in 0..cols {
+                for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+                    let (end_r, end_c) = (r + dr * (k - 1), c + dc * (k - 1));
+                    if end_r < 0 || end_r >= rows || end_c < 0 || end_c >= cols {
+                        continue;
+                    }
+                    // With k = 1 every direction gives the same one-cell line: keep one.
+                    if k == 1 && (dr, dc) != (0, 1) {
+                        continue;
+                    }
+                    lines.push(
+                        (0..k)
+                            .map(|i| ((r + dr * i) * cols + (c + dc * i)) as usize)
+                            .collect(),
+                    );
+                }
+            }
+        }
+        lines
+    }
+}
+
+impl Default for Geometry {
+    fn default() -> Self {
+        Self::TIC_TAC_TOE
+    }
+}

@@ -1,0 +1,61 @@
+use std::fmt;
+
+/// One of the two sides. `X` conventionally moves first, but games where `O` starts are legal too.
+///
+/// ```
+/// use minimax_move::engine::Player;
+/// assert_eq!(Player::X.opponent(), Player::O);
+/// assert_eq!(Player::from_char('o'), Some(Player::O));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Player {
+    /// The mark `X`.
+    X,
+    /// The mark `O`.
+    O,
+}
+
+impl Player {
+    /// The other side.
+    #[must_use]
+    pub const fn opponent(self) -> Self {
+        match self {
+            Self::X => Self::O,
+            Self::O => Self::X,
+        }
+    }
+
+    /// The mark as an upper-case character.
+    #[must_use]
+    pub const fn as_char(self) -> char {
+        match self {
+            Self::X => 'X',
+            Self::O => 'O',
+        }
+    }
+
+    /// The mark as a one-letter string (`"X"` or `"O"`).
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::X => "X",
+            Self::O => "O",
+        }
+    }
+
+    /// Reads a mark in either case; anything else is `None`.
+    #[must_use]
+    pub const fn from_char(c: char) -> Option<Self> {
+        match c {
+            'X' | 'x' => Some(Self::X),
+            'O' | 'o' => Some(Self::O),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Player {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}

@@ -1,0 +1,375 @@
+use std::fmt;
+
+use thiserror::Error;
+
+use super::{Geometry, Player};
+
+/// A legal position with the game still in play and a known side to move.
+///
+/// The only way to get one is [`Position::new`], which checks every rule, so code past the edge of
+/// the service never sees an impossible or finished board.
+///
+/// ```
+/// use minimax_move::engine::{Geometry, Player, Position};
+/// let cells = Position::parse_compact("O.XX.X.OO").unwrap();
+/// let position = Position::new(Geometry::TIC_TAC_TOE, cells, None).unwrap();
+/// assert_eq!(position.to_move(), Player::X);
+/// assert_eq!(position.empty_cells().collect::<Vec<_>>(), vec![1, 4, 6]);
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    geometry: Geometry,
+    cells: Vec<Option<Player>>,
+    to_move: Player,
+}
+
+/// How a finished game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct GameResult {
+    /// The side with a line, or `None` for a draw (a full board with no line).
+    pub winner: Option<Player>,
+    /// The cells of the winning line(s), ascending; empty for a draw.
+    pub line: Vec<usize>,
+}
+
+/// A cell of a board in the compact string form that is not a mark or an empty cell.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("character {position} ({found:?}) is not X, O or an empty cell ('.', '-', '_' or a space)")]
+pub struct CompactCellError {
+    /// Zero-based character position in the string (the cell index).
+    pub position: usize,
+    /// The character found there.
+    pub found: char,
+}
+
+/// Why a board is not a position the engine can move from.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum PositionError {
+    /// The number of cells is not `rows * cols`.
+    #[error("the board has {actual} cells, but rows × cols = {expected}")]
+    WrongLength {
+        /// `rows * cols`.
+        expected: usize,
+        /// Cells given.
+        actual: usize,
+    },
+    /// The mark counts differ by more than one.
+    #[error("X has {x} marks and O has {o}; in a real game the counts differ by at most one")]
+    UnbalancedCounts {
+        /// Marks of X.
+        x: usize,
+        /// Marks of O.
+        o: usize,
+    },
+    /// Both sides have a line.
+    #[error("both X and O have a line; the game ends at the first one")]
+    BothHaveLines,
+    /// The side with a line has fewer marks, so it cannot have made the last move.
+    #[error("{winner} has a line but fewer marks than {loser}, so {winner} did not move last")]
+    WinnerDidNotMoveLast {
+        /// The side with the line.
+        winner: Player,
+        /// The other side.
+        loser: Player,
+    },
+    /// The lines of the winning side share no cell, so no single last move made them all.
+    #[error(
+        "{winner} has lines that share no cell; one move completes at most lines through one cell"
+    )]
+    DisjointLines {
+        /// The side with the lines.
+        winner: Player,
+    },
+    /// The game is already over.
+    #[error("the game is over: {}", match .0.winner { Some(p) => format!("{p} has won"), None => "it is a draw".to_owned() })]
+    GameOver(GameResult),
+    /// The requested side to move contradicts the mark counts.
+    #[error(
+        "{given} cannot be the side to move: X has {x} marks and O has {o}, so {expected} moves"
+    )]
+    WrongPlayer {
+        /// The side the request named.
+        given: Player,
+        /// The side the counts require.
+        expected: Player,
+        /// Marks of X.
+        x: usize,
+        /// Marks of O.
+        o: usize,
+    },
+}
+
+impl PositionError {
+    /// A stable, machine-readable code for this error, used by the HTTP API.
+    #[must_use]
+    pub const fn code(&self) -> &'static str {
+        match self {
+            Self::WrongLength { .. } => "invalid_board",
+            Self::UnbalancedCounts { .. }
+            | Self::BothHaveLines
+            | Self::WinnerDidNotMoveLast { .. }
+            | Self::DisjointLines { .. } => "impossible_position",
+            Self::GameOver(_) => "game_over",
+            Self::WrongPlayer { .. } => "wrong_player",
+        }
+    }
+}
+
+/// The lines `player` owns outright.
+fn owned_lines<'a>(
+    lines: &'a [Vec<usize>],
+    cells: &[Option<Player>],
+    player: Player,
+) -> Vec<&'a Vec<usize>> {
+    lines
+        .iter()
+        .filter(|line| line.iter().all(|&i| cells[i] == Some(player)))
+        .collect()
+}
+
+/// The outcome of a board that may be finished: `Some` when a side has a line or the board is full.
+///
+/// The board is assumed to have the geometry's length; lines of both sides are reported if present.
+#[must_use]
+pub fn game_result(geometry: Geometry, cells: &[Option<Player>]) -> Option<GameResult> {
+    let lines = geometry.lines();
+    for player in [Player::X, Player::O] {
+        let owned = owned_lines(&lines, cells, player);
+        if !owned.is_empty() {
+            let mut line: Vec<usize> = owned.into_iter().flatten().copied().collect();
+            line.sort_unstable();
+            line.dedup();
+            return Some(GameResult {
+                winner: Some(player),
+                line,
+            });
+        }
+    }
+    cells.iter().all(Option::is_some).then(|| GameResult {
+        winner: None,
+        line: Vec::new(),
+    })
+}
+
+impl Position {
+    /// Validates a board and settles the side to move.
+    ///
+    /// `player` is the side to move if the caller knows it; `None` infers it: the side with fewer
+    /// marks, or `X` when the counts are equal. A given player must agree with the counts (equal
+    /// counts allow either side, so games where O starts work).
+    ///
+    /// # Errors
+    /// [`PositionError`] when the length is wrong, the position cannot arise in a game, the game is
+    /// already over, or `player` contradicts the counts.
+    pub fn new(
+        geometry: Geometry,
+        cells: Vec<Option<Player>>,
+        player: Option<Player>,
+    ) -> Result<Self, PositionError> {
+        if cells.len() != geometry.cells() {
+            return Err(PositionError::WrongLength {
+                expected: geometry.cells(),
+                actual: cells.len(),
+            });
+        }
+        let x = cells.iter().filter(|&&c| c == Some(Player::X)).count();
+        let o = cells.iter().filter(|&&c| c == Some(Player::O)).count();
+        if x.abs_diff(o) > 1 {
+            return Err(PositionError::UnbalancedCounts { x, o });
+        }
+        let lines = geometry.lines();
+        let x_lines = owned_lines(&lines, &cells, Player::X);
+        let o_lines = owned_lines(&lines, &cells, Player::O);
+        if !x_lines.is_empty() && !o_lines.is_empty() {
+            return Err(PositionError::BothHaveLines);
+        }
+        let winner = if x_lines.is_empty() {
+            (!o_lines.is_empty()).then_some((Player::O, o_lines))
+        } else {
+            Some((Player::X, x_lines))
+        };
+        if let Some((winner, owned)) = winner {
+            let (mine, theirs) = if winner == Player::X { (x, o) } else { (o, x) };
+            if mine < theirs {
+                return Err(PositionError::WinnerDidNotMoveLast {
+                    winner,
+                    loser: winner.opponent(),
+                });
+            }
+            let common = owned[0]
+                .iter()
+                .any(|cell| owned.iter().all(|line| line.contains(cell)));
+            if !common {
+                return Err(PositionError::DisjointLines { winner });
+            }
+            let mut line: Vec<usize> = owned.into_iter().flatten().copied().collect();
+            line.sort_unstable();
+            line.dedup();
+            return Err(PositionError::GameOver(GameResult {
+                winner: Some(winner),
+                line,
+            }));
+        }
+        if x + o == cells.len() {
+            return Err(PositionError::GameOver(GameResult {
+                winner: None,
+                line: Vec::new(),
+            }));
+        }
+        let expected = match x.cmp(&o) {
+            std::cmp::Ordering::Less => Some(Player::X),
+            std::cmp::Ordering::Greater => Some(Player::O),
+            std::cmp::Ordering::Equal => None,
+        };
+        let to_move = match (player, expected) {
+            (Some(given), Some(expected)) if given != expected => {
+                return Err(PositionError::WrongPlayer {
+                    given,
+                    expected,
+                    x,
+                    o,
+                });
+            }
+            (Some(given), _) => given,
+            (None, Some(expected)) => expected,
+            (None, None) => Player::X,
+        };
+        Ok(Self {
+            geometry,
+            cells,
+            to_move,
+        })
+    }
+
+    /// Reads the compact string form, one character a cell: `X`/`O` in either case for marks and
+    /// `.`, `-`, `_` or a space for an empty cell. The result still has to pass [`Position::new`].
+    ///
+    /// # Errors
+    /// Every character that is neither, with its position.
+    pub fn parse_compact(board: &str) -> Result<Vec<Option<Player>>, Vec<CompactCellError>> {
+        let mut errors = Vec::new();
+        let cells = board
+            .chars()
+            .enumerate()
+            .map(|(position, c)| match c {
+                '.' | '-' | '_' | ' ' => None,
+                _ => Player::from_char(c).or_else(|| {
+                    errors.push(CompactCellError { position, found: c });
+                    None
+                }),
+            })
+            .collect();
+        if errors.is_empty() {
+            Ok(cells)
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// The board's shape.
+    #[must_use]
+    pub const fn geometry(&self) -> Geometry {
+        self.geometry
+    }
+
+    /// The cells in row-major order.
+    #[must_use]
+    pub fn cells(&self) -> &[Option<Player>] {
+        &self.cells
+    }
+
+    /// The side to move.
+    #[must_use]
+    pub const fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    /// Indices of the empty cells, ascending.
+    pub fn empty_cells(&self) -> impl Iterator<Item = usize> + '_ {
+        self.cells
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| c.is_none().then_some(i))
+    }
+
+    /// Number of empty cells.
+    #[must_use]
+    pub fn empty_count(&self) -> usize {
+        self.cells.iter().filter(|c| c.is_none()).count()
+    }
+
+    /// The board after the side to move plays `index`, with the result if that ends the game.
+    ///
+    /// # Errors
+    /// [`PlayError`] when `index` is off the board or not empty.
+    pub fn try_play(&self, index: usize) -> Result<Played, PlayError> {
+        match self.cells.get(index) {
+            None => Err(PlayError::OffBoard {
+                index,
+                cells: self.cells.len(),
+            }),
+            Some(Some(_)) => Err(PlayError::Occupied { index }),
+            Some(None) => {
+                let mut cells = self.cells.clone();
+                cells[index] = Some(self.to_move);
+                let result = game_result(self.geometry, &cells);
+                let next = match result {
+                    Some(_) => None,
+                    None => Some(Self {
+                        geometry: self.geometry,
+                        cells: cells.clone(),
+                        to_move: self.to_move.opponent(),
+                    }),
+                };
+                Ok(Played {
+                    cells,
+                    result,
+                    next,
+                })
+            }
+        }
+    }
+}
+
+/// The outcome of [`Position::try_play`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Played {
+    /// The board after the move.
+    pub cells: Vec<Option<Player>>,
+    /// How the game ended, if the move ended it.
+    pub result: Option<GameResult>,
+    /// The position for the other side, if the game goes on.
+    pub next: Option<Position>,
+}
+
+/// Why a move cannot be played.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum PlayError {
+    /// The index is not a cell of the board.
+    #[error("cell {index} is off the board (it has {cells} cells)")]
+    OffBoard {
+        /// The index asked for.
+        index: usize,
+        /// The board's size.
+        cells: usize,
+    },
+    /// The cell already holds a mark.
+    #[error("cell {index} is already taken")]
+    Occupied {
+        /// The index asked for.
+        index: usize,
+    },
+}
+
+impl fmt::Display for Position {
+    /// The compact form: rows of `X`, `O` and `.`, separated by `/` (`O.X/X.X/.OO`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, cell) in self.cells.iter().enumerate() {
+            if i > 0 && i % self.geometry.cols() == 0 {
+                f.write_str("/")?;
+            }
+            f.write_str(cell.map_or(".", Player::as_str))?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,146 @@
+//! Tic-tac-toe solved once: every position's every move, as a depth score.
+
+use std::sync::OnceLock;
+
+use super::{Analysis, Evaluation, Geometry, MoveScore, Player, Position, Scoring};
+
+const CELLS: usize = 9;
+const BOARDS: usize = 19_683; // 3^9
+const W: i8 = 10;
+const OCCUPIED: i8 = i8::MIN;
+const LINES: [[usize; 3]; 8] = [
+    [0, 1, 2],
+    [3, 4, 5],
+    [6, 7, 8],
+    [0, 3, 6],
+    [1, 4, 7],
+    [2, 5, 8],
+    [0, 4, 8],
+    [2, 4, 6],
+];
+const POW3: [usize; CELLS] = [1, 3, 9, 27, 81, 243, 729, 2187, 6561];
+
+/// The depth score of every move from every 3 × 3 board with either side to move, indexed by
+/// `board_code * 2 + mover`; `OCCUPIED` marks cells that are not legal moves.
+struct SolvedTable {
+    moves: Vec<[i8; CELLS]>,
+}
+
+static TABLE: OnceLock<SolvedTable> = OnceLock::new();
+
+/// Builds the table if it is not built yet (a few milliseconds), so the first request does not pay.
+pub fn warm_up() {
+    table();
+}
+
+fn table() -> &'static SolvedTable {
+    TABLE.get_or_init(SolvedTable::build)
+}
+
+/// Cell value in base 3: 0 empty, 1 X, 2 O.
+const fn digit(player: Player) -> usize {
+    match player {
+        Player::X => 1,
+        Player::O => 2,
+    }
+}
+
+fn cell(code: usize, i: usize) -> usize {
+    code / POW3[i] % 3
+}
+
+fn has_line(code: usize, d: usize) -> bool {
+    LINES
+        .iter()
+        .any(|line| line.iter().all(|&i| cell(code, i) == d))
+}
+
+impl SolvedTable {
+    fn build() -> Self {
+        let mut builder = Builder {
+            values: vec![None; BOARDS * 2],
+            moves: vec![[OCCUPIED; CELLS]; BOARDS * 2],
+        };
+        for code in 0..BOARDS {
+            let finished =
+                has_line(code, 1) || has_line(code, 2) || (0..CELLS).all(|i| cell(code, i) != 0);
+            if !finished {
+                builder.value(code, Player::X);
+                builder.value(code, Player::O);
+            }
+        }
+        Self {
+            moves: builder.moves,
+        }
+    }
+}
+
+struct Builder {
+    values: Vec<Option<i8>>,
+    moves: Vec<[i8; CELLS]>,
+}
+
+impl Builder {
+    /// Depth score of a board that is not finished, for `mover`; fills in its moves.
+    fn value(&mut self, code: usize, mover: Player) -> i8 {
+        let key = code * 2 + mover as usize;
+        if let Some(v) = self.values[key] {
+            return v;
+        }
+        let mut row = [OCCUPIED; CELLS];
+        for (i, slot) in row.iter_mut().enumerate() {
+            if cell(code, i) != 0 {
+                continue;
+            }
+            let child = code + digit(mover) * POW3[i];
+            *slot = if has_line(child, digit(mover)) {
+                W - 1
+            } else if (0..CELLS).all(|j| cell(child, j) != 0) {
+                0
+            } else {
+                // The opponent's score, one ply further from the end, seen from our side.
+                match self.value(child, mover.opponent()) {
+                    v if v > 0 => -(v - 1),
+                    v if v < 0 => -(v + 1),
+                    _ => 0,
+                }
+            };
+        }
+        let best = row
+            .iter()
+            .copied()
+            .filter(|&s| s != OCCUPIED)
+            .max()
+            .unwrap_or(0);
+        self.values[key] = Some(best);
+        self.moves[key] = row;
+        best
+    }
+}
+
+/// Answers a 3 × 3 position by lookup.
+pub fn analyze(position: &Position, scoring: Scoring) -> Analysis {
+    let code: usize = position
+        .cells()
+        .iter()
+        .enumerate()
+        .map(|(i, c)| c.map_or(0, |p| digit(p) * POW3[i]))
+        .sum();
+    let row = &table().moves[code * 2 + position.to_move() as usize];
+    let empty = row.iter().filter(|&&s| s != OCCUPIED).count();
+    let moves = row
+        .iter()
+        .enumerate()
+        .filter(|&(_, &s)| s != OCCUPIED)
+        .map(|(index, &s)| {
+            MoveScore::new(
+                index,
+                Evaluation::Exact(i32::from(s)),
+                scoring,
+                Geometry::TIC_TAC_TOE,
+                empty,
+            )
+        })
+        .collect();
+    Analysis::from_moves(moves, 0, None)
+}
