@@ -1,1 +1,59 @@
-fn main() {}
+//! The binary: configuration, telemetry, bind, serve, graceful shutdown.
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use minimax_move::api::{AppState, app, openapi_yaml};
+use minimax_move::config::{Command, Config};
+use minimax_move::{engine, healthcheck, server, telemetry};
+
+fn main() -> ExitCode {
+    let config = Config::parse();
+    match config.command {
+        Some(Command::Healthcheck) => match healthcheck::probe(&config.host, config.port) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(why) => {
+                eprintln!("{why}");
+                ExitCode::FAILURE
+            }
+        },
+        Some(Command::Openapi) => {
+            print!("{}", openapi_yaml());
+            ExitCode::SUCCESS
+        }
+        Some(Command::Serve) | None => serve(&config),
+    }
+}
+
+#[tokio::main]
+async fn serve(config: &Config) -> ExitCode {
+    telemetry::init(config.log_format);
+    let state = AppState::new(config.settings());
+    let address = config.bind_address();
+    let listener = match tokio::net::TcpListener::bind(&address).await {
+        Ok(listener) => listener,
+        Err(error) => {
+            tracing::error!(%error, %address, "cannot bind");
+            return ExitCode::FAILURE;
+        }
+    };
+    tracing::info!(address = %listener.local_addr().map_or(address, |a| a.to_string()), "listening");
+    let warming = state.clone();
+    tokio::task::spawn_blocking(move || {
+        engine::warm_up();
+        warming.mark_ready();
+        tracing::info!("3x3 table built; ready");
+    });
+    let draining = state.clone();
+    let shutdown = async move {
+        server::shutdown_signal().await;
+        draining.mark_draining();
+    };
+    match server::serve(listener, app(state), shutdown, config.serve_options()).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            tracing::error!(%error, "server failed");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -15,6 +15,8 @@
 //! ```
 
 mod analysis;
+mod choose;
+mod explain;
 mod geometry;
 mod player;
 mod position;
@@ -24,6 +26,8 @@ mod solved;
 pub use analysis::{
     Analysis, Evaluation, MoveScore, Outcome, Score, Scoring, SearchLimits, analyze, best_of,
 };
+pub use choose::{Difficulty, TieBreak, choose, immediate_wins};
+pub use explain::{explanation, line_name, principal_variation};
 pub use geometry::{Geometry, GeometryError};
 pub use player::Player;
 pub use position::{

@@ -1,0 +1,104 @@
+//! The layers around every route: request ids, tracing, CORS, security headers, the request
+//! timeout, and a panic guard.
+
+use axum::Router;
+use axum::extract::{MatchedPath, Request};
+use axum::http::{HeaderName, HeaderValue, Method, header};
+use axum::middleware::{Next, from_fn_with_state};
+use axum::response::{IntoResponse, Response};
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::trace::{DefaultOnResponse, TraceLayer};
+use tracing::Level;
+
+use super::{ApiError, Settings};
+
+const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
+/// 404 for every unknown route.
+pub async fn not_found() -> ApiError {
+    ApiError::NotFound
+}
+
+/// 405 for a known route and a method it does not take.
+pub async fn method_not_allowed() -> ApiError {
+    ApiError::MethodNotAllowed
+}
+
+async fn request_timeout(
+    axum::extract::State(timeout): axum::extract::State<std::time::Duration>,
+    request: Request,
+    next: Next,
+) -> Response {
+    match tokio::time::timeout(timeout, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => ApiError::Timeout.into_response(),
+    }
+}
+
+fn cors(origins: &[String]) -> CorsLayer {
+    let layer = CorsLayer::new()
+        .allow_methods([Method::GET, Method::POST, Method::OPTIONS])
+        .allow_headers([header::CONTENT_TYPE, REQUEST_ID])
+        .expose_headers([REQUEST_ID, header::RETRY_AFTER]);
+    if origins.is_empty() {
+        layer.allow_origin(AllowOrigin::any())
+    } else {
+        let list: Vec<HeaderValue> = origins
+            .iter()
+            .filter_map(|o| HeaderValue::from_str(o).ok())
+            .collect();
+        layer.allow_origin(AllowOrigin::list(list))
+    }
+}
+
+/// Wraps the router in the service's layers, outermost first: request id, tracing, panic guard,
+/// security headers, CORS, timeout.
+pub fn stack(router: Router, settings: &Settings) -> Router {
+    let trace = TraceLayer::new_for_http()
+        .make_span_with(|request: &Request| {
+            let path = request
+                .extensions()
+                .get::<MatchedPath>()
+                .map_or("unmatched", MatchedPath::as_str);
+            let id = request
+                .headers()
+                .get(REQUEST_ID)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("");
+            tracing::info_span!("request", method = %request.method(), path, request_id = id)
+        })
+        .on_request(())
+        .on_response(DefaultOnResponse::new().level(Level::DEBUG));
+    router
+        .layer(from_fn_with_state(
+            settings.request_timeout,
+            request_timeout,
+        ))
+        .layer(cors(&settings.cors_origins))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("no-referrer"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::X_FRAME_OPTIONS,
+            HeaderValue::from_static("DENY"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("no-store"),
+        ))
+        .layer(CatchPanicLayer::custom(|_| {
+            tracing::error!("a handler panicked");
+            ApiError::Internal.into_response()
+        }))
+        .layer(PropagateRequestIdLayer::new(REQUEST_ID))
+        .layer(trace)
+        .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
+}

@@ -1,0 +1,256 @@
+//! Every error the API returns, as RFC 9457 `application/problem+json`.
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use crate::engine::{GeometryError, PositionError};
+
+/// The media type of every error body.
+pub const PROBLEM_JSON: &str = "application/problem+json";
+
+/// One offending part of the request: a JSON Pointer into the body and what is wrong there.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct FieldError {
+    /// JSON Pointer (RFC 6901) into the request body, such as `/board/3` or `/scoring`.
+    #[schema(example = "/board/3")]
+    pub pointer: String,
+    /// What is wrong there.
+    #[schema(example = "7 is not this cell's index (3): an empty cell holds its own index")]
+    pub detail: String,
+}
+
+/// An RFC 9457 problem document.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+#[schema(example = json!({
+    "type": "/problems/invalid_cell",
+    "title": "Invalid cell",
+    "status": 422,
+    "detail": "1 cell of the board is not a mark, its own index or an empty marker",
+    "code": "invalid_cell",
+    "errors": [{"pointer": "/board/3", "detail": "7 is not this cell's index (3): an empty cell holds its own index"}]
+}))]
+pub struct Problem {
+    /// A URI reference naming the problem type: `/problems/{code}`.
+    #[serde(rename = "type")]
+    pub problem_type: String,
+    /// A short summary of the problem type.
+    pub title: &'static str,
+    /// The HTTP status code.
+    pub status: u16,
+    /// What went wrong with this request, in plain English.
+    pub detail: String,
+    /// A stable machine-readable code to branch on, such as `invalid_cell`, `impossible_position`
+    /// or `game_over`.
+    pub code: &'static str,
+    /// Each offending part of the request, for validation problems.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub errors: Vec<FieldError>,
+    /// For `game_over`: the side that won, or null for a draw.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<String>, nullable)]
+    pub winner: Option<Option<&'static str>>,
+    /// For `game_over`: the cells of the winning line(s), empty for a draw.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<Vec<usize>>,
+}
+
+/// Everything that can go wrong with a request. Each variant documents its status.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ApiError {
+    /// 400: the body is not well-formed JSON.
+    MalformedJson(String),
+    /// 415: the body is not sent as `application/json`.
+    UnsupportedMediaType,
+    /// 413: the body is larger than the configured limit.
+    PayloadTooLarge {
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// 422: well-formed JSON of the wrong shape (a missing, mistyped or unknown field, an unknown
+    /// value, a board that is not a board).
+    Invalid {
+        /// The stable code, such as `invalid_request` or `unknown_field`.
+        code: &'static str,
+        /// What is wrong.
+        detail: String,
+        /// The offending parts.
+        errors: Vec<FieldError>,
+    },
+    /// 422: the rows, cols and k do not make a supported game.
+    Geometry(GeometryError),
+    /// 422: the board is not a legal position in play, or the side to move contradicts it.
+    Position(PositionError),
+    /// 404: no such route.
+    NotFound,
+    /// 405: the route exists but not for this method.
+    MethodNotAllowed,
+    /// 503: too many searches are running; try again after `retry_after` seconds.
+    Overloaded {
+        /// Seconds to wait, sent as `Retry-After`.
+        retry_after: u32,
+    },
+    /// 503: the request took longer than the configured request timeout.
+    Timeout,
+    /// 503: the service is still starting or is shutting down.
+    NotReady,
+    /// 500: a bug. The body says nothing internal; the cause is logged where it happened.
+    Internal,
+}
+
+impl ApiError {
+    /// A 422 for a well-formed body of the wrong shape.
+    pub fn invalid(
+        code: &'static str,
+        pointer: impl Into<String>,
+        detail: impl Into<String>,
+    ) -> Self {
+        let detail = detail.into();
+        Self::Invalid {
+            code,
+            errors: vec![FieldError {
+                pointer: pointer.into(),
+                detail: detail.clone(),
+            }],
+            detail,
+        }
+    }
+
+    /// The HTTP status of this error.
+    #[must_use]
+    pub const fn status(&self) -> StatusCode {
+        match self {
+            Self::MalformedJson(_) => StatusCode::BAD_REQUEST,
+            Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::Invalid { .. } | Self::Geometry(_) | Self::Position(_) => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
+            Self::NotFound => StatusCode::NOT_FOUND,
+            Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            Self::Overloaded { .. } | Self::Timeout | Self::NotReady => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
+            Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The stable code clients branch on.
+    #[must_use]
+    pub const fn code(&self) -> &'static str {
+        match self {
+            Self::MalformedJson(_) => "malformed_json",
+            Self::UnsupportedMediaType => "unsupported_media_type",
+            Self::PayloadTooLarge { .. } => "payload_too_large",
+            Self::Invalid { code, .. } => code,
+            Self::Geometry(_) => "invalid_geometry",
+            Self::Position(e) => e.code(),
+            Self::NotFound => "not_found",
+            Self::MethodNotAllowed => "method_not_allowed",
+            Self::Overloaded { .. } => "overloaded",
+            Self::Timeout => "timeout",
+            Self::NotReady => "not_ready",
+            Self::Internal => "internal",
+        }
+    }
+
+    fn title(&self) -> &'static str {
+        match self.code() {
+            "malformed_json" => "Malformed JSON",
+            "unsupported_media_type" => "Unsupported media type",
+            "payload_too_large" => "Payload too large",
+            "unknown_field" => "Unknown field",
+            "invalid_board" => "Invalid board",
+            "invalid_cell" => "Invalid cell",
+            "invalid_geometry" => "Invalid board geometry",
+            "impossible_position" => "Impossible position",
+            "wrong_player" => "Wrong side to move",
+            "game_over" => "Game over",
+            "not_found" => "Not found",
+            "method_not_allowed" => "Method not allowed",
+            "overloaded" => "Overloaded",
+            "timeout" => "Request timed out",
+            "not_ready" => "Not ready",
+            "internal" => "Internal error",
+            _ => "Invalid request",
+        }
+    }
+
+    /// The problem document for this error.
+    #[must_use]
+    pub fn problem(&self) -> Problem {
+        let code = self.code();
+        let mut problem = Problem {
+            problem_type: format!("/problems/{code}"),
+            title: self.title(),
+            status: self.status().as_u16(),
+            detail: String::new(),
+            code,
+            errors: Vec::new(),
+            winner: None,
+            line: None,
+        };
+        problem.detail = match self {
+            Self::MalformedJson(why) => format!("the body is not valid JSON: {why}"),
+            Self::UnsupportedMediaType => {
+                "send the body as JSON with `Content-Type: application/json`".to_owned()
+            }
+            Self::PayloadTooLarge { limit } => {
+                format!("the body is larger than the limit of {limit} bytes")
+            }
+            Self::Invalid { detail, errors, .. } => {
+                problem.errors.clone_from(errors);
+                detail.clone()
+            }
+            Self::Geometry(e) => e.to_string(),
+            Self::Position(e) => {
+                if let PositionError::GameOver(result) = e {
+                    problem.winner = Some(result.winner.map(|p| p.as_str()));
+                    problem.line = Some(result.line.clone());
+                }
+                e.to_string()
+            }
+            Self::NotFound => "there is no such resource; see /docs for the API".to_owned(),
+            Self::MethodNotAllowed => "this resource does not support that method".to_owned(),
+            Self::Overloaded { retry_after } => {
+                format!("too many searches are running; retry after {retry_after} second(s)")
+            }
+            Self::Timeout => "the request took longer than the server allows".to_owned(),
+            Self::NotReady => "the service is starting or shutting down".to_owned(),
+            Self::Internal => "something went wrong on our side".to_owned(),
+        };
+        problem
+    }
+}
+
+impl From<GeometryError> for ApiError {
+    fn from(e: GeometryError) -> Self {
+        Self::Geometry(e)
+    }
+}
+
+impl From<PositionError> for ApiError {
+    fn from(e: PositionError) -> Self {
+        Self::Position(e)
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let problem = self.problem();
+        let body = serde_json::to_vec(&problem).unwrap_or_default();
+        let mut response = (self.status(), body).into_response();
+        let headers = response.headers_mut();
+        headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
+        let retry_after = match self {
+            Self::Overloaded { retry_after } => Some(retry_after),
+            Self::Timeout | Self::NotReady => Some(1),
+            _ => None,
+        };
+        if let Some(seconds) = retry_after {
+            headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
+        response
+    }
+}

@@ -1,0 +1,601 @@
+//! Wire types: the JSON a client sends and gets back, and the edge where a request body becomes a
+//! validated [`Position`] or a 422.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+use utoipa::openapi::{RefOr, Schema};
+
+use super::problem::{ApiError, FieldError};
+use crate::engine::{
+    Difficulty, Geometry, MoveScore, Outcome, Player, Position, Score, Scoring, TieBreak,
+};
+
+/// A mark, in either case on the way in, upper case on the way out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
+pub enum Mark {
+    /// X.
+    #[serde(alias = "x")]
+    X,
+    /// O.
+    #[serde(alias = "o")]
+    O,
+}
+
+impl From<Mark> for Player {
+    fn from(mark: Mark) -> Self {
+        match mark {
+            Mark::X => Self::X,
+            Mark::O => Self::O,
+        }
+    }
+}
+
+/// How scores are counted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ScoringParam {
+    /// `W - plies` for a win, `plies - W` for a loss, 0 for a draw, `W = cells + 1`.
+    #[default]
+    Depth,
+    /// +10 / -10 / 0.
+    Classic,
+}
+
+/// How strong the suggested move is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DifficultyParam {
+    /// Always a best move.
+    #[default]
+    Perfect,
+    /// Best move 80% of the time; always takes an immediate win and blocks an immediate loss.
+    Hard,
+    /// Best move 50% of the time; always takes an immediate win.
+    Medium,
+    /// Best move 20% of the time; always takes an immediate win.
+    Easy,
+}
+
+/// How to choose among equally scored moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TieBreakParam {
+    /// The lowest index.
+    #[default]
+    First,
+    /// At random (reproducible with `seed`).
+    Random,
+}
+
+fn board_schema() -> impl Into<RefOr<Schema>> {
+    use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, Type};
+    let cell = OneOfBuilder::new()
+        .item(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .description(Some(
+                    "\"X\" or \"O\" (either case) for a mark; \"\", \" \", \"-\", \"_\" or \".\" for an empty cell",
+                )),
+        )
+        .item(
+            ObjectBuilder::new()
+                .schema_type(Type::Integer)
+                .minimum(Some(0))
+                .description(Some("an empty cell holding its own index")),
+        )
+        .item(ObjectBuilder::new().schema_type(Type::Null).description(Some("an empty cell")));
+    OneOfBuilder::new()
+        .item(
+            ArrayBuilder::new()
+                .items(cell)
+                .min_items(Some(1))
+                .max_items(Some(225))
+                .description(Some("row-major cells")),
+        )
+        .item(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .min_length(Some(1))
+                .max_length(Some(225))
+                .description(Some(
+                    "compact form, one character a cell: X/O for marks, . - _ or space for empty",
+                )),
+        )
+        .description(Some(
+            "The position: a row-major array of cells, or the compact string form.",
+        ))
+        .examples([serde_json::json!(["O", 1, "X", "X", 4, "X", 6, "O", "O"])])
+}
+
+/// The body of `POST /v1/move`. The bare board array may also be sent as the whole body, with every
+/// option at its default.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"board": ["O", 1, "X", "X", 4, "X", 6, "O", "O"], "moves": true}))]
+pub struct MoveRequest {
+    /// The position.
+    #[schema(schema_with = board_schema)]
+    pub board: Value,
+    /// The side to move (the AI's). Inferred when absent: the side with fewer marks, X when the
+    /// counts are equal. When given it must agree with the counts.
+    #[serde(default)]
+    pub player: Option<Mark>,
+    /// How scores are counted.
+    #[serde(default)]
+    pub scoring: ScoringParam,
+    /// Whether to include every legal move with its score.
+    #[serde(default)]
+    pub moves: bool,
+    /// Rows of the board (1..=15).
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 15, default = 3)]
+    pub rows: Option<u64>,
+    /// Columns of the board (1..=15).
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 15, default = 3)]
+    pub cols: Option<u64>,
+    /// Marks in a row needed to win (1..=max(rows, cols)).
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 15, default = 3)]
+    pub k: Option<u64>,
+    /// Deepest search iteration in plies (larger boards); capped by the server.
+    #[serde(default)]
+    #[schema(minimum = 1)]
+    pub max_depth: Option<u32>,
+    /// Time budget for the search in milliseconds (larger boards); capped by the server.
+    #[serde(default)]
+    #[schema(minimum = 1)]
+    pub time_limit_ms: Option<u64>,
+    /// How strong the suggested move is.
+    #[serde(default)]
+    pub difficulty: DifficultyParam,
+    /// How to choose among equally scored moves.
+    #[serde(default)]
+    pub tie_break: TieBreakParam,
+    /// Seed for the randomness of `difficulty` and `tie_break: random`; the same seed gives the
+    /// same answer. Without one, answers vary from call to call.
+    #[serde(default)]
+    pub seed: Option<u64>,
+}
+
+impl MoveRequest {
+    /// A request with the given board and every option at its default.
+    #[must_use]
+    pub fn for_board(board: Value) -> Self {
+        Self {
+            board,
+            player: None,
+            scoring: ScoringParam::Depth,
+            moves: false,
+            rows: None,
+            cols: None,
+            k: None,
+            max_depth: None,
+            time_limit_ms: None,
+            difficulty: DifficultyParam::Perfect,
+            tie_break: TieBreakParam::First,
+            seed: None,
+        }
+    }
+}
+
+/// How the board was written, so the board after the move comes back the same way.
+#[derive(Clone, Debug, PartialEq)]
+pub enum BoardStyle {
+    /// An array whose empty cells were written like this (`Value::Null` stands for an index).
+    Array(Option<Value>),
+    /// The compact string form with this empty character.
+    Compact(char),
+}
+
+impl BoardStyle {
+    /// Writes `cells` in this style.
+    #[must_use]
+    pub fn render(&self, cells: &[Option<Player>]) -> Value {
+        match self {
+            Self::Array(empty) => Value::Array(
+                cells
+                    .iter()
+                    .enumerate()
+                    .map(|(i, c)| match (c, empty) {
+                        (Some(p), _) => Value::from(p.as_str()),
+                        (None, Some(e)) => e.clone(),
+                        (None, None) => Value::from(i),
+                    })
+                    .collect(),
+            ),
+            Self::Compact(empty) => Value::from(
+                cells
+                    .iter()
+                    .map(|c| c.map_or(*empty, Player::as_char))
+                    .collect::<String>(),
+            ),
+        }
+    }
+}
+
+/// A request past the edge: a legal position and settled options.
+#[derive(Clone, Debug)]
+pub struct ValidRequest {
+    /// The position to move from.
+    pub position: Position,
+    /// How the board was written.
+    pub style: BoardStyle,
+    /// Scoring convention.
+    pub scoring: Scoring,
+    /// Whether to return the move table.
+    pub moves: bool,
+    /// Requested search depth cap.
+    pub max_depth: Option<u32>,
+    /// Requested time budget.
+    pub time_limit_ms: Option<u64>,
+    /// Strength.
+    pub difficulty: Difficulty,
+    /// Tie-breaking.
+    pub tie_break: TieBreak,
+    /// Seed for randomness.
+    pub seed: Option<u64>,
+}
+
+fn describe(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Reads one cell of the array form.
+fn parse_cell(index: usize, value: &Value) -> Result<Option<Player>, String> {
+    match value {
+        Value::Null => Ok(None),
+        Value::String(s) => match s.as_str() {
+            "X" | "x" => Ok(Some(Player::X)),
+            "O" | "o" => Ok(Some(Player::O)),
+            "" | " " | "-" | "_" | "." => Ok(None),
+            other => Err(format!(
+                "{other:?} is not a mark: expected \"X\", \"O\", the cell's index {index}, or an empty marker (null, \"\", \" \", \"-\", \"_\", \".\")"
+            )),
+        },
+        Value::Number(n) => match n.as_u64() {
+            Some(v) if v == index as u64 => Ok(None),
+            Some(v) => Err(format!(
+                "{v} is not this cell's index ({index}): an empty cell holds its own index, and numeric codes such as 0/1/2 for marks are not accepted"
+            )),
+            None if n.is_i64() => Err(format!(
+                "{n} is not this cell's index ({index}): an empty cell holds its own index"
+            )),
+            None => Err(format!(
+                "{n} is not an integer: an empty cell holds its own index ({index})"
+            )),
+        },
+        other => Err(format!(
+            "expected \"X\", \"O\", the cell's index {index}, or an empty marker, got {}",
+            describe(other)
+        )),
+    }
+}
+
+/// Reads the board in either form, reporting every bad cell at once.
+fn parse_board(board: &Value) -> Result<(Vec<Option<Player>>, BoardStyle), ApiError> {
+    match board {
+        Value::Array(values) => {
+            let mut errors = Vec::new();
+            let cells: Vec<Option<Player>> = values
+                .iter()
+                .enumerate()
+                .map(|(i, v)| {
+                    parse_cell(i, v).unwrap_or_else(|detail| {
+                        errors.push(FieldError {
+                            pointer: format!("/board/{i}"),
+                            detail,
+                        });
+                        None
+                    })
+                })
+                .collect();
+            if !errors.is_empty() {
+                let n = errors.len();
+                return Err(ApiError::Invalid {
+                    code: "invalid_cell",
+                    detail: format!(
+                        "{n} cell{} of the board {} not a mark, its own index or an empty marker",
+                        if n == 1 { "" } else { "s" },
+                        if n == 1 { "is" } else { "are" },
+                    ),
+                    errors,
+                });
+            }
+            let empty = values
+                .iter()
+                .zip(&cells)
+                .find(|(v, c)| c.is_none() && !v.is_number())
+                .map(|(v, _)| v.clone());
+            let style = if values
+                .iter()
+                .zip(&cells)
+                .any(|(v, c)| c.is_none() && v.is_number())
+            {
+                BoardStyle::Array(None)
+            } else {
+                BoardStyle::Array(empty)
+            };
+            Ok((cells, style))
+        }
+        Value::String(s) => {
+            let cells = Position::parse_compact(s).map_err(|errors| {
+                let n = errors.len();
+                ApiError::Invalid {
+                    code: "invalid_cell",
+                    detail: format!(
+                        "{n} character{} of the board string {} not X, O or an empty cell",
+                        if n == 1 { "" } else { "s" },
+                        if n == 1 { "is" } else { "are" },
+                    ),
+                    errors: errors
+                        .into_iter()
+                        .map(|e| FieldError {
+                            pointer: "/board".to_owned(),
+                            detail: e.to_string(),
+                        })
+                        .collect(),
+                }
+            })?;
+            let empty = s
+                .chars()
+                .find(|c| Player::from_char(*c).is_none())
+                .unwrap_or('.');
+            Ok((cells, BoardStyle::Compact(empty)))
+        }
+        other => Err(ApiError::invalid(
+            "invalid_board",
+            "/board",
+            format!(
+                "the board must be an array of cells or a string, got {}",
+                describe(other)
+            ),
+        )),
+    }
+}
+
+impl TryFrom<MoveRequest> for ValidRequest {
+    type Error = ApiError;
+
+    fn try_from(request: MoveRequest) -> Result<Self, ApiError> {
+        let (cells, style) = parse_board(&request.board)?;
+        let geometry = Geometry::new(
+            request.rows.unwrap_or(3),
+            request.cols.unwrap_or(3),
+            request.k.unwrap_or(3),
+        )?;
+        if cells.len() != geometry.cells() {
+            let hint = if request.rows.is_none() && request.cols.is_none() {
+                "; send rows, cols and k for boards other than 3 × 3"
+            } else {
+                ""
+            };
+            return Err(ApiError::invalid(
+                "invalid_board",
+                "/board",
+                format!(
+                    "the board has {} cells, but rows × cols = {} × {} = {}{hint}",
+                    cells.len(),
+                    geometry.rows(),
+                    geometry.cols(),
+                    geometry.cells()
+                ),
+            ));
+        }
+        let position = Position::new(geometry, cells, request.player.map(Player::from))?;
+        Ok(Self {
+            position,
+            style,
+            scoring: match request.scoring {
+                ScoringParam::Depth => Scoring::Depth,
+                ScoringParam::Classic => Scoring::Classic,
+            },
+            moves: request.moves,
+            max_depth: request.max_depth,
+            time_limit_ms: request.time_limit_ms,
+            difficulty: match request.difficulty {
+                DifficultyParam::Perfect => Difficulty::Perfect,
+                DifficultyParam::Hard => Difficulty::Hard,
+                DifficultyParam::Medium => Difficulty::Medium,
+                DifficultyParam::Easy => Difficulty::Easy,
+            },
+            tie_break: match request.tie_break {
+                TieBreakParam::First => TieBreak::First,
+                TieBreakParam::Random => TieBreak::Random,
+            },
+            seed: request.seed,
+        })
+    }
+}
+
+/// Parses a request body that is already known to be JSON: an object, or a bare board.
+///
+/// # Errors
+/// A 422 naming the offending field for a body of the wrong shape, or any board problem.
+pub fn parse_request(body: Value) -> Result<ValidRequest, ApiError> {
+    let request = match body {
+        Value::Object(_) => {
+            serde_path_to_error::deserialize::<_, MoveRequest>(body).map_err(|e| {
+                let pointer = e
+                    .path()
+                    .iter()
+                    .map(|segment| format!("/{}", segment.to_string().trim_start_matches('.')))
+                    .collect::<String>();
+                let detail = e.inner().to_string();
+                let code = if detail.starts_with("unknown field") {
+                    "unknown_field"
+                } else {
+                    "invalid_request"
+                };
+                let pointer = if pointer.is_empty() || pointer == "/?" {
+                    String::new()
+                } else {
+                    pointer
+                };
+                ApiError::invalid(code, pointer, detail)
+            })?
+        }
+        board @ (Value::Array(_) | Value::String(_)) => MoveRequest::for_board(board),
+        other => {
+            return Err(ApiError::invalid(
+                "invalid_request",
+                "",
+                format!(
+                    "the body must be a JSON object or a board array, got {}",
+                    describe(&other)
+                ),
+            ));
+        }
+    };
+    ValidRequest::try_from(request)
+}
+
+/// A score: an integer when proven, a fraction strictly between -1 and 1 when estimated.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum ScoreValue {
+    /// Proven.
+    Exact(i32),
+    /// Heuristic estimate in (-1, 1).
+    Heuristic(f64),
+}
+
+impl From<Score> for ScoreValue {
+    fn from(score: Score) -> Self {
+        match score {
+            Score::Exact(s) => Self::Exact(s),
+            Score::Heuristic(h) => Self::Heuristic(h),
+        }
+    }
+}
+
+/// What best play gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum OutcomeValue {
+    /// A forced win.
+    Win,
+    /// A loss against best play.
+    Loss,
+    /// A draw.
+    Draw,
+    /// Not proven (the search was cut by a limit).
+    Unknown,
+}
+
+impl From<Outcome> for OutcomeValue {
+    fn from(outcome: Outcome) -> Self {
+        match outcome {
+            Outcome::Win => Self::Win,
+            Outcome::Loss => Self::Loss,
+            Outcome::Draw => Self::Draw,
+            Outcome::Unknown => Self::Unknown,
+        }
+    }
+}
+
+/// One legal move in the move table.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct MoveEntry {
+    /// The cell.
+    pub index: usize,
+    /// Its score from the mover's view.
+    #[schema(value_type = f64)]
+    pub score: ScoreValue,
+    /// What best play after it gives the mover.
+    pub outcome: OutcomeValue,
+    /// Moves to the end with best play, this one included; null when not proven.
+    pub plies: Option<u32>,
+    /// Whether the score is proven.
+    pub exact: bool,
+}
+
+impl From<&MoveScore> for MoveEntry {
+    fn from(m: &MoveScore) -> Self {
+        Self {
+            index: m.index,
+            score: m.score.into(),
+            outcome: m.outcome.into(),
+            plies: m.plies,
+            exact: m.exact,
+        }
+    }
+}
+
+/// The state of the game after the suggested move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum GameState {
+    /// Neither side has a line and cells are free.
+    InPlay,
+    /// The move completed a line.
+    Win,
+    /// The move filled the board with no line.
+    Draw,
+}
+
+/// The game after the suggested move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct GameStatus {
+    /// In play, won, or drawn.
+    pub state: GameState,
+    /// The winner when `state` is `win`, else null.
+    pub winner: Option<Mark>,
+    /// The winning line's cells when `state` is `win`, else empty.
+    pub line: Vec<usize>,
+}
+
+/// The answer of `POST /v1/move`.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+#[schema(example = json!({
+    "index": 4, "score": 9, "player": "X", "outcome": "win", "plies": 1, "exact": true,
+    "moves": [
+        {"index": 1, "score": -8, "outcome": "loss", "plies": 2, "exact": true},
+        {"index": 4, "score": 9, "outcome": "win", "plies": 1, "exact": true},
+        {"index": 6, "score": -8, "outcome": "loss", "plies": 2, "exact": true}
+    ],
+    "board": ["O", 1, "X", "X", "X", "X", 6, "O", "O"],
+    "status": {"state": "win", "winner": "X", "line": [3, 4, 5]},
+    "pv": [4],
+    "explanation": "X takes 4 and wins at once, completing the middle row."
+}))]
+pub struct MoveResponse {
+    /// The cell to play.
+    pub index: usize,
+    /// Its score from the mover's view.
+    #[schema(value_type = f64)]
+    pub score: ScoreValue,
+    /// The side to move (the AI's).
+    pub player: Mark,
+    /// What best play after this move gives the mover.
+    pub outcome: OutcomeValue,
+    /// Moves to the end with best play, this one included; null when not proven.
+    pub plies: Option<u32>,
+    /// False only when a depth or time limit cut the search; the score is then an estimate.
+    pub exact: bool,
+    /// Every legal move with its score, by index (only when `moves` was true).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub moves: Option<Vec<MoveEntry>>,
+    /// The board after the move, written the way the request wrote it.
+    #[schema(value_type = Object)]
+    pub board: Value,
+    /// The game after the move.
+    pub status: GameStatus,
+    /// The expected line of best play, starting with this move (on 3 × 3 to the end of the game;
+    /// on larger boards this move alone).
+    pub pv: Vec<usize>,
+    /// One plain-English sentence about the move.
+    pub explanation: String,
+    /// The seed used when the answer involved chance (difficulty below perfect or random
+    /// tie-break); send it back to get the same answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+}

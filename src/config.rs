@@ -1,0 +1,120 @@
+//! Configuration: command-line flags, each also read from an environment variable, parsed once in
+//! `main` and passed down.
+
+use std::time::Duration;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::api::Settings;
+use crate::server::ServeOptions;
+
+/// Best moves for tic-tac-toe and other m,n,k games, over HTTP.
+#[derive(Clone, Debug, Parser)]
+#[command(name = "minimax-move", version, about)]
+pub struct Config {
+    /// What to do; without one, serve.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Address to bind (0.0.0.0 in a container).
+    #[arg(long, env = "HOST", default_value = "127.0.0.1", global = true)]
+    pub host: String,
+    /// Port to bind.
+    #[arg(long, env = "PORT", default_value_t = 8080, global = true)]
+    pub port: u16,
+    /// Log format: human-readable text or JSON lines.
+    #[arg(long, env = "LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+    /// Origins allowed by CORS, comma-separated; empty allows any origin (without credentials).
+    #[arg(long, env = "CORS_ORIGINS", value_delimiter = ',')]
+    pub cors_origins: Vec<String>,
+    /// Largest request body in bytes.
+    #[arg(long, env = "BODY_LIMIT_BYTES", default_value_t = 65_536)]
+    pub body_limit_bytes: usize,
+    /// Longest a request may take end to end, in milliseconds.
+    #[arg(long, env = "REQUEST_TIMEOUT_MS", default_value_t = 10_000)]
+    pub request_timeout_ms: u64,
+    /// Longest a client may take to send its request headers, in milliseconds.
+    #[arg(long, env = "HEADER_READ_TIMEOUT_MS", default_value_t = 10_000)]
+    pub header_read_timeout_ms: u64,
+    /// Searches (boards other than 3 × 3) running at once; default: the number of cores.
+    #[arg(long, env = "MAX_SEARCHES")]
+    pub max_searches: Option<usize>,
+    /// How long a search waits for a free slot before the request gets 503, in milliseconds.
+    #[arg(long, env = "QUEUE_WAIT_MS", default_value_t = 100)]
+    pub queue_wait_ms: u64,
+    /// Search time budget when a request names none, in milliseconds.
+    #[arg(long, env = "DEFAULT_TIME_LIMIT_MS", default_value_t = 1_000)]
+    pub default_time_limit_ms: u64,
+    /// Largest search time budget a request may ask for, in milliseconds.
+    #[arg(long, env = "MAX_TIME_LIMIT_MS", default_value_t = 5_000)]
+    pub max_time_limit_ms: u64,
+    /// Deepest search a request may ask for, in plies.
+    #[arg(long, env = "MAX_DEPTH", default_value_t = 225)]
+    pub max_depth: u32,
+    /// How long open requests get to finish after SIGTERM, in milliseconds.
+    #[arg(long, env = "SHUTDOWN_GRACE_MS", default_value_t = 20_000)]
+    pub shutdown_grace_ms: u64,
+}
+
+/// Subcommands besides serving.
+#[derive(Clone, Debug, Subcommand)]
+pub enum Command {
+    /// Serve HTTP (the default).
+    Serve,
+    /// Exit 0 if the server on HOST:PORT answers `GET /healthz` with 200 (for a container
+    /// HEALTHCHECK without curl); 0.0.0.0 is probed on 127.0.0.1.
+    Healthcheck,
+    /// Print the OpenAPI document (YAML) and exit.
+    Openapi,
+}
+
+/// Log output format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    /// Human-readable lines.
+    Text,
+    /// One JSON object a line, for log collectors.
+    Json,
+}
+
+impl Config {
+    /// The settings the routes need.
+    #[must_use]
+    pub fn settings(&self) -> Settings {
+        let defaults = Settings::default();
+        Settings {
+            body_limit: self.body_limit_bytes,
+            request_timeout: Duration::from_millis(self.request_timeout_ms),
+            max_searches: self.max_searches.unwrap_or(defaults.max_searches).max(1),
+            queue_wait: Duration::from_millis(self.queue_wait_ms),
+            default_time_limit_ms: self.default_time_limit_ms.max(1),
+            max_time_limit_ms: self.max_time_limit_ms.max(1),
+            max_depth: self.max_depth.max(1),
+            cors_origins: self
+                .cors_origins
+                .iter()
+                .map(|o| o.trim().to_owned())
+                .filter(|o| !o.is_empty() && o != "*")
+                .collect(),
+        }
+    }
+
+    /// The connection-level options.
+    #[must_use]
+    pub const fn serve_options(&self) -> ServeOptions {
+        ServeOptions {
+            header_read_timeout: Duration::from_millis(self.header_read_timeout_ms),
+            shutdown_grace: Duration::from_millis(self.shutdown_grace_ms),
+        }
+    }
+
+    /// The address to bind, as `host:port` (IPv6 hosts bracketed).
+    #[must_use]
+    pub fn bind_address(&self) -> String {
+        if self.host.contains(':') && !self.host.starts_with('[') {
+            format!("[{}]:{}", self.host, self.port)
+        } else {
+            format!("{}:{}", self.host, self.port)
+        }
+    }
+}

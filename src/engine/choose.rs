@@ -1,0 +1,139 @@
+//! Picking the move to play from an analysis: difficulty levels and tie-breaking.
+
+use super::{Analysis, Geometry, Player, Position};
+
+/// How strong the suggested move is. Every level takes an immediate win when there is one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Difficulty {
+    /// Always a best move.
+    #[default]
+    Perfect,
+    /// A best move with probability 0.8, otherwise a random legal move; always takes an immediate
+    /// win and always blocks an immediate loss.
+    Hard,
+    /// A best move with probability 0.5, otherwise a random legal move; always takes an immediate
+    /// win.
+    Medium,
+    /// A best move with probability 0.2, otherwise a random legal move; always takes an immediate
+    /// win.
+    Easy,
+}
+
+impl Difficulty {
+    /// Probability, in percent, of playing a best move before the hard rules apply.
+    #[must_use]
+    pub const fn best_move_percent(self) -> u64 {
+        match self {
+            Self::Perfect => 100,
+            Self::Hard => 80,
+            Self::Medium => 50,
+            Self::Easy => 20,
+        }
+    }
+}
+
+/// How to choose among equally good moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum TieBreak {
+    /// The lowest index: deterministic.
+    #[default]
+    First,
+    /// Uniformly at random among the equals.
+    Random,
+}
+
+/// The cells where `player` would complete a line with one move, ascending.
+///
+/// ```
+/// use minimax_move::engine::{immediate_wins, Geometry, Player};
+/// let cells = minimax_move::engine::Position::parse_compact("XX.OO....").unwrap();
+/// assert_eq!(immediate_wins(Geometry::TIC_TAC_TOE, &cells, Player::X), vec![2]);
+/// assert_eq!(immediate_wins(Geometry::TIC_TAC_TOE, &cells, Player::O), vec![5]);
+/// ```
+#[must_use]
+pub fn immediate_wins(geometry: Geometry, cells: &[Option<Player>], player: Player) -> Vec<usize> {
+    let mut wins: Vec<usize> = geometry
+        .lines()
+        .iter()
+        .filter_map(|line| {
+            let mut empty = None;
+            for &i in line {
+                match cells[i] {
+                    Some(p) if p == player => {}
+                    Some(_) => return None,
+                    None if empty.is_none() => empty = Some(i),
+                    None => return None,
+                }
+            }
+            empty
+        })
+        .collect();
+    wins.sort_unstable();
+    wins.dedup();
+    wins
+}
+
+/// Chooses the move to play: the position in `analysis.moves` of the chosen move.
+///
+/// `random` returns uniformly random 64-bit numbers; it is called only when the difficulty or
+/// tie-break asks for chance, so `Perfect` with `TieBreak::First` is deterministic whatever it is.
+///
+/// ```
+/// use minimax_move::engine::*;
+/// let cells = Position::parse_compact("O.XX.X.OO").unwrap();
+/// let position = Position::new(Geometry::TIC_TAC_TOE, cells, None).unwrap();
+/// let analysis = analyze(&position, Scoring::Depth, &SearchLimits::default());
+/// let mut never = || unreachable!();
+/// let chosen = choose(&position, &analysis, Difficulty::Perfect, TieBreak::First, &mut never);
+/// assert_eq!(analysis.moves[chosen].index, 4);
+/// ```
+pub fn choose(
+    position: &Position,
+    analysis: &Analysis,
+    difficulty: Difficulty,
+    tie_break: TieBreak,
+    random: &mut dyn FnMut() -> u64,
+) -> usize {
+    let moves = &analysis.moves;
+    let position_of = |index: usize| moves.iter().position(|m| m.index == index);
+    let wins = immediate_wins(position.geometry(), position.cells(), position.to_move());
+    let threats = immediate_wins(
+        position.geometry(),
+        position.cells(),
+        position.to_move().opponent(),
+    );
+    // The candidates the hard rules leave: immediate wins first, then (on hard) blocks.
+    let forced: Vec<usize> = if !wins.is_empty() {
+        wins.iter().filter_map(|&i| position_of(i)).collect()
+    } else if difficulty == Difficulty::Hard && !threats.is_empty() {
+        threats.iter().filter_map(|&i| position_of(i)).collect()
+    } else {
+        Vec::new()
+    };
+    let plays_best =
+        difficulty == Difficulty::Perfect || random() % 100 < difficulty.best_move_percent();
+    let pool: Vec<usize> = if plays_best {
+        let among: Vec<usize> = if forced.is_empty() {
+            (0..moves.len()).collect()
+        } else {
+            forced
+        };
+        let top = among
+            .iter()
+            .map(|&p| moves[p].score.value())
+            .fold(f64::NEG_INFINITY, f64::max);
+        among
+            .into_iter()
+            .filter(|&p| moves[p].score.value() == top)
+            .collect()
+    } else if forced.is_empty() {
+        (0..moves.len()).collect()
+    } else {
+        forced
+    };
+    match tie_break {
+        TieBreak::First if plays_best => pool[0],
+        _ if pool.len() == 1 => pool[0],
+        _ => pool[(random() % pool.len() as u64) as usize],
+    }
+}

@@ -1,0 +1,143 @@
+//! Plain-language answers: the expected line of play and a sentence a chatbot can say.
+
+use super::{
+    GameResult, Geometry, MoveScore, Outcome, Position, Scoring, SearchLimits, analyze,
+    immediate_wins,
+};
+
+/// The expected line of best play starting with `first` (which must be legal): `first`, then each
+/// side's best reply (lowest index among equals) until the game ends.
+///
+/// On 3 × 3 every step is a table lookup and the line runs to the end of the game. Larger boards
+/// would need a search per step, so there the line is `first` alone.
+///
+/// # Panics
+/// If `first` is not an empty cell of `position`.
+#[must_use]
+pub fn principal_variation(position: &Position, first: usize) -> Vec<usize> {
+    let mut line = vec![first];
+    if !position.geometry().is_tic_tac_toe() {
+        return line;
+    }
+    let mut next = position
+        .try_play(first)
+        .expect("the first move is legal")
+        .next;
+    while let Some(current) = next {
+        let reply = analyze(&current, Scoring::Depth, &SearchLimits::default())
+            .best_move()
+            .index;
+        line.push(reply);
+        next = current.try_play(reply).expect("a best move is legal").next;
+    }
+    line
+}
+
+/// A name for a winning line: "the middle row", "the left column", "the diagonal 0-4-8"...
+#[must_use]
+pub fn line_name(geometry: Geometry, line: &[usize]) -> String {
+    let cols = geometry.cols();
+    let (first, last) = (line[0], line[line.len() - 1]);
+    let cells = line
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("-");
+    if geometry.is_tic_tac_toe() {
+        let name = match line {
+            [0, 1, 2] => "the top row",
+            [3, 4, 5] => "the middle row",
+            [6, 7, 8] => "the bottom row",
+            [0, 3, 6] => "the left column",
+            [1, 4, 7] => "the middle column",
+            [2, 5, 8] => "the right column",
+            [0, 4, 8] => "the diagonal 0-4-8",
+            [2, 4, 6] => "the diagonal 2-4-6",
+            _ => "",
+        };
+        if !name.is_empty() {
+            return name.to_owned();
+        }
+    }
+    if line.len() == 1 || first / cols == last / cols {
+        format!("row {} ({cells})", first / cols + 1)
+    } else if first % cols == last % cols {
+        format!("column {} ({cells})", first % cols + 1)
+    } else {
+        format!("the diagonal {cells}")
+    }
+}
+
+/// One short sentence about the chosen move, such as "X takes 4 and wins at once, completing the
+/// middle row." or "O blocks at 2; with best play the game is a draw."
+///
+/// `result` is how the game ended if the move ended it.
+#[must_use]
+pub fn explanation(
+    position: &Position,
+    chosen: &MoveScore,
+    best: &MoveScore,
+    result: Option<&GameResult>,
+) -> String {
+    let me = position.to_move();
+    let them = me.opponent();
+    let i = chosen.index;
+    if let Some(result) = result {
+        return match result.winner {
+            Some(_) => {
+                let lines = winning_lines(position.geometry(), result, i);
+                format!("{me} takes {i} and wins at once, completing {lines}.")
+            }
+            None => format!("{me} plays {i}, the last free cell; the game is a draw."),
+        };
+    }
+    let threats = immediate_wins(position.geometry(), position.cells(), them);
+    let verb = if threats.contains(&i) {
+        format!("{me} blocks at {i}")
+    } else {
+        format!("{me} plays {i}")
+    };
+    let moves_for = |plies: u32| (plies + 1) / 2;
+    let sentence = match (chosen.outcome, chosen.plies) {
+        (Outcome::Win, Some(plies)) => {
+            let n = moves_for(plies);
+            format!("{verb} and forces a win within {n} moves of its own, this one included.")
+        }
+        (Outcome::Draw, _) => format!("{verb}; with best play the game is a draw."),
+        (Outcome::Loss, Some(plies)) => {
+            let n = plies / 2;
+            let s = if n == 1 { "" } else { "s" };
+            format!("{verb}; {them} can still force a win, in {n} move{s} at the earliest.")
+        }
+        _ => format!(
+            "{verb}; the search ran out of time or depth before proving the result, and rates it {}.",
+            rating(chosen.score.value())
+        ),
+    };
+    if chosen.index != best.index && chosen.score.value() < best.score.value() {
+        let better = best.index;
+        format!("{sentence} (At this difficulty it passed over {better}, a stronger move.)")
+    } else {
+        sentence
+    }
+}
+
+fn rating(h: f64) -> &'static str {
+    if h > 0.25 {
+        "in its favour"
+    } else if h < -0.25 {
+        "against it"
+    } else {
+        "about even"
+    }
+}
+
+fn winning_lines(geometry: Geometry, result: &GameResult, last: usize) -> String {
+    let names: Vec<String> = geometry
+        .lines()
+        .into_iter()
+        .filter(|line| line.contains(&last) && line.iter().all(|c| result.line.contains(c)))
+        .map(|line| line_name(geometry, &line))
+        .collect();
+    names.join(" and ")
+}

@@ -1,0 +1,470 @@
+//! The search's board: cells, per-window stone counts kept up to date on every move, and the
+//! Zobrist keys of the position under each symmetry of the board.
+//!
+//! Everything the search asks at a node (an immediate win, the opponent's threats, whether any
+//! line is still open, the static evaluation) is a lookup in counters that `play` and `undo`
+//! maintain, so a node costs a few dozen additions rather than a scan of the board.
+
+use super::super::{Geometry, Player};
+
+/// Index of a side in the per-side arrays.
+pub type Side = usize;
+
+/// What one window contributes to the per-side counters, given its stone counts.
+#[derive(Clone, Copy, Default)]
+struct Contribution {
+    /// 1 when the window holds no stone of the other side (the side can still complete it).
+    live: [u32; 2],
+    /// 1 when the side needs one more stone here and the other side has none: a threat.
+    threats: [u32; 2],
+    /// 1 when the side needs two more stones here and the other side has none.
+    twos: [u32; 2],
+    /// The window's weight in the static evaluation, per side.
+    weight: [i64; 2],
+}
+
+/// The incrementally updated board.
+pub struct Board {
+    /// 0 for empty, `side + 1` for a stone.
+    cells: Vec<u8>,
+    cols: usize,
+    k: usize,
+    /// The `k` cells of each window, window after window.
+    window_cells: Vec<u16>,
+    /// Windows through each cell: `cell_windows[cell_window_start[c]..cell_window_start[c + 1]]`.
+    cell_window_start: Vec<u32>,
+    cell_windows: Vec<u32>,
+    /// Stones of each side in each window.
+    counts: Vec<[u8; 2]>,
+    /// Contribution of a window by its counts, indexed `x * (k + 1) + o`.
+    contribution: Vec<Contribution>,
+    /// Move-ordering bonus for playing into a window with `own` stones and no enemy stone.
+    attack_bonus: Vec<i32>,
+    /// Move-ordering bonus for playing into a window with `enemy` stones and none of ours.
+    block_bonus: Vec<i32>,
+    /// A small preference for the centre, to break ordering ties sensibly.
+    centrality: Vec<i32>,
+    /// Windows each side can still complete.
+    pub live: [u32; 2],
+    /// Windows where each side has `k - 1` stones and the other none.
+    pub threats: [u32; 2],
+    /// Windows where each side has `k - 2` stones and the other none.
+    pub twos: [u32; 2],
+    /// Sum of window weights per side (the static evaluation's raw material).
+    pub weight: [i64; 2],
+    /// Empty cells left.
+    pub empties: u32,
+    zobrist: Vec<[u64; 2]>,
+    /// Image of each cell under each symmetry of the board.
+    symmetries: Vec<Vec<u16>>,
+    /// Inverse of each symmetry.
+    inverses: Vec<Vec<u16>>,
+    /// The Zobrist key of the position seen through each symmetry.
+    keys: Vec<u64>,
+    scratch_stamp: Vec<u32>,
+    scratch_partner: Vec<u16>,
+    stamp: u32,
+}
+
+/// Deterministic 64-bit mixer (SplitMix64), so keys are the same on every run.
+fn splitmix(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+/// Maps a player to its side index.
+pub const fn side_of(player: Player) -> Side {
+    match player {
+        Player::X => 0,
+        Player::O => 1,
+    }
+}
+
+impl Board {
+    /// Builds the board for `geometry` with the given stones.
+    pub fn new(geometry: Geometry, stones: &[Option<Player>]) -> Self {
+        let (rows, cols, k) = (geometry.rows(), geometry.cols(), geometry.k());
+        let n = geometry.cells();
+        let lines = geometry.lines();
+        let mut window_cells = Vec::with_capacity(lines.len() * k);
+        let mut per_cell: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for (w, line) in lines.iter().enumerate() {
+            for &c in line {
+                window_cells.push(c as u16);
+                per_cell[c].push(w as u32);
+            }
+        }
+        let mut cell_window_start = Vec::with_capacity(n + 1);
+        let mut cell_windows = Vec::new();
+        for list in &per_cell {
+            cell_window_start.push(cell_windows.len() as u32);
+            cell_windows.extend_from_slice(list);
+        }
+        cell_window_start.push(cell_windows.len() as u32);
+
+        // Steep weights: a window with one more stone is worth four times as much.
+        let weights: Vec<i64> = (0..=k).map(|s| 1_i64 << (2 * s.min(10))).collect();
+        let mut contribution = vec![Contribution::default(); (k + 1) * (k + 1)];
+        for x in 0..=k {
+            for o in 0..=k {
+                let mut c = Contribution::default();
+                for (side, own, other) in [(0, x, o), (1, o, x)] {
+                    if other == 0 {
+                        c.live[side] = 1;
+                        c.weight[side] = weights[own];
+                        c.threats[side] = u32::from(own + 1 == k);
+                        c.twos[side] = u32::from(own + 2 == k);
+                    }
+                }
+                contribution[x * (k + 1) + o] = c;
+            }
+        }
+        let attack_bonus = (0..=k)
+            .map(|own| {
+                if own + 2 == k {
+                    1 << 16
+                } else {
+                    4 << (2 * own.min(12))
+                }
+            })
+            .collect();
+        let block_bonus = (0..=k)
+            .map(|enemy| {
+                if enemy + 2 == k {
+                    1 << 15
+                } else {
+                    3 << (2 * enemy.min(12))
+                }
+            })
+            .collect();
+        let centrality = (0..n)
+            .map(|c| {
+                let (r, col) = ((c / cols) as i32, (c % cols) as i32);
+                let dr = (2 * r - (rows as i32 - 1)).abs();
+                let dc = (2 * col - (cols as i32 - 1)).abs();
+                -(dr.max(dc))
+            })
+            .collect();
+
+        let zobrist = (0..n as u64)
+            .map(|c| [splitmix(2 * c + 0x5EED), splitmix(2 * c + 1 + 0x5EED)])
+            .collect();
+        let symmetries = symmetries(rows, cols);
+        let inverses = symmetries
+            .iter()
+            .map(|map| {
+                let mut inverse = vec![0; n];
+                for (c, &image) in map.iter().enumerate() {
+                    inverse[image as usize] = c as u16;
+                }
+                inverse
+            })
+            .collect();
+        let keys = vec![0; symmetries.len()];
+        let mut board = Self {
+            cells: vec![0; n],
+            cols,
+            k,
+            window_cells,
+            cell_window_start,
+            cell_windows,
+            counts: vec![[0, 0]; lines.len()],
+            contribution,
+            attack_bonus,
+            block_bonus,
+            centrality,
+            live: [0; 2],
+            threats: [0; 2],
+            twos: [0; 2],
+            weight: [0; 2],
+            empties: n as u32,
+            zobrist,
+            symmetries,
+            inverses,
+            keys,
+            scratch_stamp: vec![0; n],
+            scratch_partner: vec![0; n],
+            stamp: 0,
+        };
+        for w in 0..lines.len() {
+            board.account(w, 1);
+        }
+        for (c, stone) in stones.iter().enumerate() {
+            if let Some(player) = stone {
+                board.play(c, side_of(*player));
+            }
+        }
+        board
+    }
+
+    /// Number of cells.
+    pub fn cell_count(&self) -> usize {
+        self.cells.len()
+    }
+
+    /// Whether `cell` is empty.
+    pub fn is_empty(&self, cell: usize) -> bool {
+        self.cells[cell] == 0
+    }
+
+    fn windows_of(&self, cell: usize) -> &[u32] {
+        let (a, b) = (
+            self.cell_window_start[cell] as usize,
+            self.cell_window_start[cell + 1] as usize,
+        );
+        &self.cell_windows[a..b]
+    }
+
+    fn account(&mut self, w: usize, sign: i64) {
+        let [x, o] = self.counts[w];
+        let c = self.contribution[x as usize * (self.k + 1) + o as usize];
+        if sign > 0 {
+            for s in 0..2 {
+                self.live[s] += c.live[s];
+                self.threats[s] += c.threats[s];
+                self.twos[s] += c.twos[s];
+                self.weight[s] += c.weight[s];
+            }
+        } else {
+            for s in 0..2 {
+                self.live[s] -= c.live[s];
+                self.threats[s] -= c.threats[s];
+                self.twos[s] -= c.twos[s];
+                self.weight[s] -= c.weight[s];
+            }
+        }
+    }
+
+    /// Puts a stone of `side` on the empty `cell`.
+    pub fn play(&mut self, cell: usize, side: Side) {
+        debug_assert_eq!(self.cells[cell], 0);
+        self.cells[cell] = side as u8 + 1;
+        self.empties -= 1;
+        let (a, b) = (
+            self.cell_window_start[cell] as usize,
+            self.cell_window_start[cell + 1] as usize,
+        );
+        for i in a..b {
+            let w = self.cell_windows[i] as usize;
+            self.account(w, -1);
+            self.counts[w][side] += 1;
+            self.account(w, 1);
+        }
+        for (t, key) in self.keys.iter_mut().enumerate() {
+            let image = self.symmetries[t][cell] as usize;
+            *key ^= self.zobrist[image][side];
+        }
+    }
+
+    /// Takes the stone of `side` off `cell`.
+    pub fn undo(&mut self, cell: usize, side: Side) {
+        debug_assert_eq!(self.cells[cell], side as u8 + 1);
+        self.cells[cell] = 0;
+        self.empties += 1;
+        let (a, b) = (
+            self.cell_window_start[cell] as usize,
+            self.cell_window_start[cell + 1] as usize,
+        );
+        for i in a..b {
+            let w = self.cell_windows[i] as usize;
+            self.account(w, -1);
+            self.counts[w][side] -= 1;
+            self.account(w, 1);
+        }
+        for (t, key) in self.keys.iter_mut().enumerate() {
+            let image = self.symmetries[t][cell] as usize;
+            *key ^= self.zobrist[image][side];
+        }
+    }
+
+    /// The symmetry-reduced key: the smallest key over the board's symmetries, and which
+    /// symmetry gives it.
+    pub fn canonical_key(&self) -> (u64, usize) {
+        let mut best = (self.keys[0], 0);
+        for (t, &key) in self.keys.iter().enumerate().skip(1) {
+            if key < best.0 {
+                best = (key, t);
+            }
+        }
+        best
+    }
+
+    /// `cell` seen through symmetry `t`.
+    pub fn to_canonical(&self, t: usize, cell: usize) -> usize {
+        self.symmetries[t][cell] as usize
+    }
+
+    /// The cell that symmetry `t` maps onto `cell`.
+    pub fn from_canonical(&self, t: usize, cell: usize) -> usize {
+        self.inverses[t][cell] as usize
+    }
+
+    fn empty_in_window(&self, w: usize) -> impl Iterator<Item = usize> + '_ {
+        self.window_cells[w * self.k..(w + 1) * self.k]
+            .iter()
+            .map(|&c| c as usize)
+            .filter(|&c| self.cells[c] == 0)
+    }
+
+    /// Whether playing `cell` completes a line for `side`.
+    pub fn wins_at(&self, cell: usize, side: Side) -> bool {
+        self.windows_of(cell).iter().any(|&w| {
+            let c = self.counts[w as usize];
+            c[side] as usize + 1 == self.k && c[1 - side] == 0
+        })
+    }
+
+    /// The cells where `side` would complete a line: the first one, and whether there is a
+    /// second, different one.
+    pub fn threat_cells(&self, side: Side) -> (Option<usize>, bool) {
+        let mut first = None;
+        for w in 0..self.counts.len() {
+            let c = self.counts[w];
+            if c[side] as usize + 1 == self.k && c[1 - side] == 0 {
+                for cell in self.empty_in_window(w) {
+                    match first {
+                        None => first = Some(cell),
+                        Some(f) if f != cell => return (first, true),
+                        Some(_) => {}
+                    }
+                }
+            }
+        }
+        (first, false)
+    }
+
+    /// A cell where `side` makes two threats on different cells at once, if there is one.
+    pub fn double_threat_cell(&mut self, side: Side) -> Option<usize> {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            self.scratch_stamp.fill(0);
+            self.stamp = 1;
+        }
+        let k = self.k;
+        for w in 0..self.counts.len() {
+            let c = self.counts[w];
+            if c[side] as usize + 2 != k || c[1 - side] != 0 {
+                continue;
+            }
+            let mut pair = [0_usize; 2];
+            let mut found = 0;
+            for cell in self.empty_in_window(w) {
+                pair[found] = cell;
+                found += 1;
+            }
+            debug_assert_eq!(found, 2);
+            for (a, b) in [(pair[0], pair[1]), (pair[1], pair[0])] {
+                if self.scratch_stamp[a] == self.stamp {
+                    if self.scratch_partner[a] as usize != b {
+                        return Some(a);
+                    }
+                } else {
+                    self.scratch_stamp[a] = self.stamp;
+                    self.scratch_partner[a] = b as u16;
+                }
+            }
+        }
+        None
+    }
+
+    /// How promising `cell` looks for `side`, for move ordering only.
+    pub fn move_priority(&self, cell: usize, side: Side) -> i32 {
+        let mut score = self.centrality[cell];
+        for &w in self.windows_of(cell) {
+            let c = self.counts[w as usize];
+            let (own, enemy) = (c[side] as usize, c[1 - side] as usize);
+            if enemy == 0 {
+                score += self.attack_bonus[own];
+            }
+            if own == 0 {
+                score += self.block_bonus[enemy];
+            }
+        }
+        score
+    }
+
+    /// Columns of the board.
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+}
+
+/// The symmetries of a `rows` × `cols` board as cell maps: 8 on a square, 4 on a rectangle.
+fn symmetries(rows: usize, cols: usize) -> Vec<Vec<u16>> {
+    type Transform = fn(usize, usize, usize, usize) -> (usize, usize);
+    let rectangle: [Transform; 4] = [
+        |r, c, _, _| (r, c),
+        |r, c, _, n| (r, n - 1 - c),
+        |r, c, m, _| (m - 1 - r, c),
+        |r, c, m, n| (m - 1 - r, n - 1 - c),
+    ];
+    let square_extra: [Transform; 4] = [
+        |r, c, _, _| (c, r),
+        |r, c, m, _| (c, m - 1 - r),
+        |r, c, _, n| (n - 1 - c, r),
+        |r, c, m, n| (n - 1 - c, m - 1 - r),
+    ];
+    let mut transforms: Vec<Transform> = rectangle.to_vec();
+    if rows == cols {
+        transforms.extend_from_slice(&square_extra);
+    }
+    transforms
+        .into_iter()
+        .map(|t| {
+            (0..rows * cols)
+                .map(|cell| {
+                    let (r, c) = t(cell / cols, cell % cols, rows, cols);
+                    (r * cols + c) as u16
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symmetries_are_permutations_that_keep_lines() {
+        for (rows, cols, k) in [(4, 4, 3), (3, 5, 3), (5, 5, 4), (2, 5, 2)] {
+            let geometry = Geometry::new(rows, cols, k).unwrap();
+            let lines: std::collections::HashSet<Vec<usize>> = geometry
+                .lines()
+                .into_iter()
+                .map(|mut l| {
+                    l.sort_unstable();
+                    l
+                })
+                .collect();
+            for map in symmetries(rows as usize, cols as usize) {
+                let mut seen = map.clone();
+                seen.sort_unstable();
+                seen.dedup();
+                assert_eq!(seen.len(), geometry.cells());
+                for line in &lines {
+                    let mut image: Vec<usize> = line.iter().map(|&c| map[c] as usize).collect();
+                    image.sort_unstable();
+                    assert!(lines.contains(&image));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn play_then_undo_restores_every_counter() {
+        let geometry = Geometry::new(5, 5, 4).unwrap();
+        let mut board = Board::new(geometry, &vec![None; 25]);
+        let before = (board.live, board.threats, board.twos, board.weight, board.keys.clone());
+        for (i, &c) in [12, 6, 18, 0, 24].iter().enumerate() {
+            board.play(c, i % 2);
+        }
+        for (i, &c) in [12, 6, 18, 0, 24].iter().enumerate().rev() {
+            board.undo(c, i % 2);
+        }
+        let after = (board.live, board.threats, board.twos, board.weight, board.keys.clone());
+        assert_eq!(before, after);
+    }
+}
