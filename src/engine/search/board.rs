@@ -27,7 +27,6 @@ struct Contribution {
 pub struct Board {
     /// 0 for empty, `side + 1` for a stone.
     cells: Vec<u8>,
-    cols: usize,
     k: usize,
     /// The `k` cells of each window, window after window.
     window_cells: Vec<u16>,
@@ -165,7 +164,6 @@ impl Board {
         let keys = vec![0; symmetries.len()];
         let mut board = Self {
             cells: vec![0; n],
-            cols,
             k,
             window_cells,
             cell_window_start,
@@ -384,11 +382,6 @@ impl Board {
         }
         score
     }
-
-    /// Columns of the board.
-    pub fn cols(&self) -> usize {
-        self.cols
-    }
 }
 
 /// The symmetries of a `rows` × `cols` board as cell maps: 8 on a square, 4 on a rectangle.
@@ -457,14 +450,26 @@ mod tests {
     fn play_then_undo_restores_every_counter() {
         let geometry = Geometry::new(5, 5, 4).unwrap();
         let mut board = Board::new(geometry, &vec![None; 25]);
-        let before = (board.live, board.threats, board.twos, board.weight, board.keys.clone());
+        let before = (
+            board.live,
+            board.threats,
+            board.twos,
+            board.weight,
+            board.keys.clone(),
+        );
         for (i, &c) in [12, 6, 18, 0, 24].iter().enumerate() {
             board.play(c, i % 2);
         }
         for (i, &c) in [12, 6, 18, 0, 24].iter().enumerate().rev() {
             board.undo(c, i % 2);
         }
-        let after = (board.live, board.threats, board.twos, board.weight, board.keys.clone());
+        let after = (
+            board.live,
+            board.threats,
+            board.twos,
+            board.weight,
+            board.keys.clone(),
+        );
         assert_eq!(before, after);
     }
 }

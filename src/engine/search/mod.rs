@@ -1,85 +1,590 @@
-//! Alpha-beta search for boards other than 3 × 3 (placeholder: plain depth-limited negamax).
+//! Alpha-beta search for every board other than 3 × 3.
+//!
+//! Negamax with alpha-beta and iterative deepening, a transposition table keyed by the
+//! symmetry-reduced Zobrist key (8 symmetries on a square board, 4 on a rectangle), and the
+//! m,n,k-specific shortcuts that make small boards solvable in milliseconds:
+//!
+//! - an immediate win ends the node; two opponent threats on different cells lose at once; a single
+//!   opponent threat forces the block (searched without using up depth);
+//! - a move making two threats on different cells (when the opponent has none) wins in three plies;
+//! - when neither side can complete any window any more the position is a proven draw, and when one
+//!   side cannot, the score is bounded by a draw;
+//! - at the depth limit a static evaluation counts the windows each side can still complete,
+//!   weighted steeply by the stones already in them.
+//!
+//! **Honesty.** Every node counts the static evaluations it depends on. A result with none behind it
+//! is proven (the table marks such entries valid at any depth); a win or loss found within the
+//! iteration's depth is proven as well. Only proven values are reported as [`Evaluation::Exact`];
+//! everything else is a [`Evaluation::Heuristic`] strictly inside (-1, 1).
+//!
+//! **Memory.** The table has a fixed size ([`table::TABLE_BITS`]: 2^20 entries of 16 bytes, 16 MiB)
+//! and is borrowed from a small pool for the duration of one search, so memory grows with the
+//! number of searches running at once and never with their number over time.
 
-use super::{Analysis, Evaluation, MoveScore, Player, Position, Scoring, SearchLimits};
+mod board;
+mod table;
+
+use std::time::Instant;
+
+use board::{Board, Side, side_of};
+use table::{Bound, Entry, PooledTable, Table};
+
+use super::{Analysis, Evaluation, MoveScore, Position, Scoring, SearchLimits};
+
+/// Score of a win that ends the game `p` plies after the root: `WIN - p`.
+const WIN: i32 = 1_000_000;
+/// Scores beyond this in absolute value are wins or losses.
+const MATE_BOUND: i32 = WIN - 1_000;
+/// Static evaluations stay within this in absolute value.
+const HEURISTIC_MAX: i32 = 8_000;
+/// Divisor before `tanh` when reporting a static estimate.
+const HEURISTIC_SCALE: f64 = 2_000.0;
+const INFINITY: i32 = WIN + 1;
+/// Nodes between two looks at the clock.
+const DEADLINE_CHECK_INTERVAL: u64 = 1024;
+/// A small bonus for having the move, in evaluation units.
+const TEMPO: i64 = 2;
 
 /// Searches a position that is not 3 × 3 tic-tac-toe.
 pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> Analysis {
     let geometry = position.geometry();
-    let lines = geometry.lines();
-    let mut cells = position.cells().to_vec();
-    let empty = position.empty_count();
-    let depth = limits.max_depth.unwrap_or(u32::MAX);
-    let mut nodes = 0;
-    let moves = position
-        .empty_cells()
-        .collect::<Vec<_>>()
-        .into_iter()
-        .map(|index| {
-            cells[index] = Some(position.to_move());
-            let v = child_value(
-                &lines,
-                &mut cells,
-                position.to_move(),
-                1,
-                depth,
-                &mut nodes,
-                geometry.max_score(),
-            );
-            cells[index] = None;
-            MoveScore::new(index, v, scoring, geometry, empty)
+    let mut table = PooledTable::acquire();
+    let board = Board::new(geometry, position.cells());
+    let cells = board.cell_count();
+    let mut searcher = Searcher {
+        board,
+        table: &mut table,
+        root_side: side_of(position.to_move()),
+        nodes: 0,
+        estimates: 0,
+        deadline: limits.deadline,
+        check_deadline: false,
+        aborted: false,
+        history: vec![[0; 2]; cells],
+        buffers: vec![Vec::new(); cells + 2],
+    };
+    let root = searcher.root_moves();
+    let empties = searcher.board.empties as i32;
+    let last_depth = limits
+        .max_depth
+        .map_or(empties, |d| d.clamp(1, empties as u32) as i32);
+    let mut results: Vec<RootResult> = Vec::new();
+    let mut completed = 0;
+    for depth in 1..=last_depth {
+        searcher.check_deadline = depth > 1;
+        if depth > 1 && searcher.deadline_passed() {
+            break;
+        }
+        let iteration = if limits.all_moves {
+            searcher.iterate_all_moves(&root, &results, depth)
+        } else {
+            searcher.iterate_best_move(&root, &results, depth)
+        };
+        match iteration {
+            Iteration::Complete { results: r, done } => {
+                results = r;
+                completed = depth;
+                if done {
+                    break;
+                }
+            }
+            Iteration::Aborted { proven } => {
+                for (result, found) in results.iter_mut().zip(proven) {
+                    if let Some(found) = found {
+                        *result = found;
+                    }
+                }
+                break;
+            }
+        }
+    }
+
+    let empty_before = position.empty_count();
+    let moves = root
+        .iter()
+        .map(|m| {
+            let result = results[m.representative];
+            MoveScore::new(
+                m.cell,
+                result.evaluation(geometry.max_score()),
+                scoring,
+                geometry,
+                empty_before,
+            )
         })
         .collect();
-    Analysis::from_moves(moves, nodes, Some(depth))
+    Analysis::from_moves(moves, searcher.nodes, Some(completed as u32))
 }
 
-fn child_value(
-    lines: &[Vec<usize>],
-    cells: &mut [Option<Player>],
-    mover: Player,
-    ply: u32,
-    depth: u32,
-    nodes: &mut u64,
-    w: i32,
-) -> Evaluation {
-    *nodes += 1;
-    if lines
-        .iter()
-        .any(|l| l.iter().all(|&i| cells[i] == Some(mover)))
-    {
-        return Evaluation::Exact(w - ply as i32);
-    }
-    if cells.iter().all(Option::is_some) {
-        return Evaluation::Exact(0);
-    }
-    if ply >= depth {
-        return Evaluation::Heuristic(0.0);
-    }
-    let opponent = mover.opponent();
-    let mut best: Option<Evaluation> = None;
-    for i in 0..cells.len() {
-        if cells[i].is_some() {
-            continue;
+/// A legal move at the root.
+struct RootMove {
+    cell: usize,
+    /// Position in the root list of the first move leading to the same position up to symmetry
+    /// (the move itself when it is the first); only representatives are searched.
+    representative: usize,
+    /// Static ordering priority.
+    priority: i32,
+}
+
+/// What the search knows about one root move.
+#[derive(Clone, Copy, Debug)]
+struct RootResult {
+    value: i32,
+    /// `Exact` or `Upper` (a move that failed low against a better one).
+    bound: Bound,
+    /// Whether the value (or bound) holds whatever lies beyond the horizon.
+    proven: bool,
+}
+
+impl RootResult {
+    fn evaluation(self, max_score: i32) -> Evaluation {
+        if self.proven && self.bound == Bound::Exact {
+            Evaluation::Exact(depth_score(self.value, max_score))
+        } else {
+            Evaluation::Heuristic(estimate(self.value))
         }
-        cells[i] = Some(opponent);
-        let v = child_value(lines, cells, opponent, ply + 1, depth, nodes, w);
-        cells[i] = None;
-        let better = match (best, v) {
-            (None, _) => true,
-            (Some(b), v) => value(v) > value(b),
+    }
+}
+
+enum Iteration {
+    /// Every move has a result at this depth; `done` when deeper iterations cannot change them.
+    Complete {
+        results: Vec<RootResult>,
+        done: bool,
+    },
+    /// Time ran out; proven results found in the partial iteration, per root move.
+    Aborted { proven: Vec<Option<RootResult>> },
+}
+
+/// Turns an internal proven score into the API's depth score: `W - p` for a win in `p` plies,
+/// `p - W` for a loss, 0 for a draw, with `W = max_score`.
+fn depth_score(value: i32, max_score: i32) -> i32 {
+    if value > MATE_BOUND {
+        max_score - plies_of(value)
+    } else if value < -MATE_BOUND {
+        plies_of(value) - max_score
+    } else {
+        debug_assert_eq!(value, 0, "a proven non-decisive value is a draw");
+        0
+    }
+}
+
+/// A static estimate or bound mapped strictly inside (-1, 1), keeping the order of the internal
+/// scores (a win bound maps above every estimate, a loss bound below).
+fn estimate(value: i32) -> f64 {
+    let clamped = value.clamp(-(HEURISTIC_MAX + 1), HEURISTIC_MAX + 1);
+    0.998 * (f64::from(clamped) / HEURISTIC_SCALE).tanh()
+}
+
+/// Plies from the root to the end of the game for a decisive score.
+fn plies_of(value: i32) -> i32 {
+    WIN - value.abs()
+}
+
+/// A score relative to the root, as stored relative to the node at `ply`.
+fn to_table(score: i32, ply: i32) -> i32 {
+    if score > MATE_BOUND {
+        score + ply
+    } else if score < -MATE_BOUND {
+        score - ply
+    } else {
+        score
+    }
+}
+
+/// A stored node-relative score, back relative to the root.
+fn from_table(score: i32, ply: i32) -> i32 {
+    if score > MATE_BOUND {
+        score - ply
+    } else if score < -MATE_BOUND {
+        score + ply
+    } else {
+        score
+    }
+}
+
+struct Searcher<'t> {
+    board: Board,
+    table: &'t mut Table,
+    root_side: Side,
+    nodes: u64,
+    /// Static evaluations (and unproven table entries) used so far: a result whose search did
+    /// not move this counter is proven.
+    estimates: u64,
+    deadline: Option<Instant>,
+    check_deadline: bool,
+    aborted: bool,
+    history: Vec<[i64; 2]>,
+    /// A move list per ply, reused to avoid allocating in the search.
+    buffers: Vec<Vec<(i64, u16)>>,
+}
+
+impl Searcher<'_> {
+    fn side_at(&self, ply: i32) -> Side {
+        self.root_side ^ (ply as usize & 1)
+    }
+
+    fn deadline_passed(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// The legal moves at the root, ascending, with twins under symmetry pointing to the first.
+    fn root_moves(&mut self) -> Vec<RootMove> {
+        let side = self.root_side;
+        let mut moves: Vec<RootMove> = Vec::new();
+        let mut seen: Vec<(u64, usize)> = Vec::new();
+        for cell in 0..self.board.cell_count() {
+            if !self.board.is_empty(cell) {
+                continue;
+            }
+            let priority = self.board.move_priority(cell, side);
+            self.board.play(cell, side);
+            let (key, _) = self.board.canonical_key();
+            self.board.undo(cell, side);
+            let position = moves.len();
+            let representative = match seen.iter().find(|(k, _)| *k == key) {
+                Some(&(_, first)) => first,
+                None => {
+                    seen.push((key, position));
+                    position
+                }
+            };
+            moves.push(RootMove {
+                cell,
+                representative,
+                priority,
+            });
+        }
+        moves
+    }
+
+    /// The value of root move `cell` searched to `depth` plies (the move included) with the
+    /// window `(alpha, +inf)`, and whether it is proven.
+    fn root_value(&mut self, cell: usize, depth: i32, alpha: i32) -> (i32, bool) {
+        let side = self.root_side;
+        if self.board.wins_at(cell, side) {
+            return (WIN - 1, true);
+        }
+        let before = self.estimates;
+        self.board.play(cell, side);
+        let value = -self.search(depth - 1, 1, -INFINITY, -alpha);
+        self.board.undo(cell, side);
+        let proven =
+            self.estimates == before || (value.abs() > MATE_BOUND && plies_of(value) <= depth);
+        (value, proven)
+    }
+
+    /// Every representative root move searched with a full window, so each gets its own value.
+    fn iterate_all_moves(
+        &mut self,
+        root: &[RootMove],
+        previous: &[RootResult],
+        depth: i32,
+    ) -> Iteration {
+        let mut results: Vec<Option<RootResult>> = root.iter().map(|_| None).collect();
+        for (i, m) in root.iter().enumerate() {
+            if m.representative != i {
+                continue;
+            }
+            if let Some(p) = previous
+                .get(i)
+                .filter(|p| p.proven && p.bound == Bound::Exact)
+            {
+                results[i] = Some(*p);
+                continue;
+            }
+            let (value, proven) = self.root_value(m.cell, depth, -INFINITY);
+            if self.aborted {
+                return Iteration::Aborted {
+                    proven: results
+                        .into_iter()
+                        .map(|r| r.filter(|r| r.proven))
+                        .collect(),
+                };
+            }
+            results[i] = Some(RootResult {
+                value,
+                bound: Bound::Exact,
+                proven,
+            });
+        }
+        let results: Vec<RootResult> = fill_twins(root, results);
+        let done = results.iter().all(|r| r.proven);
+        Iteration::Complete { results, done }
+    }
+
+    /// Alpha-beta over the root moves: the best move gets its exact value, the others a bound.
+    fn iterate_best_move(
+        &mut self,
+        root: &[RootMove],
+        previous: &[RootResult],
+        depth: i32,
+    ) -> Iteration {
+        let mut order: Vec<usize> = (0..root.len())
+            .filter(|&i| root[i].representative == i)
+            .collect();
+        if previous.is_empty() {
+            order.sort_by_key(|&i| (std::cmp::Reverse(root[i].priority), i));
+        } else {
+            order.sort_by_key(|&i| (std::cmp::Reverse(previous[i].value), i));
+        }
+        let estimates_before = self.estimates;
+        let mut results: Vec<Option<RootResult>> = root.iter().map(|_| None).collect();
+        let mut best: Option<usize> = None;
+        let mut alpha = -INFINITY;
+        for &i in &order {
+            // A move before the best in index order takes over on a tie, so it must be searched
+            // with a window that can show a tie.
+            let window = match best {
+                None => -INFINITY,
+                Some(b) if i < b => alpha - 1,
+                Some(_) => alpha,
+            };
+            let (value, proven) = self.root_value(root[i].cell, depth, window);
+            if self.aborted {
+                return Iteration::Aborted {
+                    proven: root.iter().map(|_| None).collect(),
+                };
+            }
+            if value > window {
+                results[i] = Some(RootResult {
+                    value,
+                    bound: Bound::Exact,
+                    proven,
+                });
+                best = Some(i);
+                alpha = value;
+            } else {
+                results[i] = Some(RootResult {
+                    value,
+                    bound: Bound::Upper,
+                    proven,
+                });
+            }
+        }
+        let best = best.expect("a position has a legal move");
+        let best_value = alpha;
+        let all_proven = self.estimates == estimates_before;
+        let decisive = best_value.abs() > MATE_BOUND && plies_of(best_value) <= depth;
+        let mut done = all_proven || decisive;
+        if done && best_value < -MATE_BOUND {
+            // Every move loses; a bound cannot be shown below an exact loss, so give each its
+            // exact (proven) value.
+            for &i in &order {
+                let result = results[i].expect("searched");
+                if i == best || result.bound == Bound::Exact {
+                    continue;
+                }
+                let (value, proven) = self.root_value(root[i].cell, depth, -INFINITY);
+                if self.aborted {
+                    return self.lost_fallback(root, results, best);
+                }
+                results[i] = Some(RootResult {
+                    value,
+                    bound: Bound::Exact,
+                    proven,
+                });
+                done &= proven;
+            }
+        }
+        Iteration::Complete {
+            results: fill_twins(root, results),
+            done,
+        }
+    }
+
+    /// When time runs out while giving every move of a lost position its value: report what is
+    /// not proven as unknown, below the best move.
+    fn lost_fallback(
+        &self,
+        root: &[RootMove],
+        results: Vec<Option<RootResult>>,
+        best: usize,
+    ) -> Iteration {
+        let results = results
+            .into_iter()
+            .enumerate()
+            .map(|(i, r)| {
+                r.map(|r| {
+                    if r.bound == Bound::Exact && r.proven {
+                        r
+                    } else {
+                        RootResult {
+                            value: if i == best {
+                                -HEURISTIC_MAX
+                            } else {
+                                -HEURISTIC_MAX - 1
+                            },
+                            bound: Bound::Exact,
+                            proven: false,
+                        }
+                    }
+                })
+            })
+            .collect();
+        Iteration::Complete {
+            results: fill_twins(root, results),
+            done: true,
+        }
+    }
+
+    /// Static evaluation for `side` to move, within `±HEURISTIC_MAX`.
+    fn evaluate(&self, side: Side) -> i32 {
+        let raw = self.board.weight[side] - self.board.weight[1 - side] + TEMPO;
+        raw.clamp(-i64::from(HEURISTIC_MAX), i64::from(HEURISTIC_MAX)) as i32
+    }
+
+    /// Negamax with alpha-beta (fail-soft) from the node `ply` plies below the root, `depth`
+    /// plies before the horizon. Scores are relative to the root: a win ending at ply `p` is
+    /// `WIN - p` for the side that makes it.
+    fn search(&mut self, depth: i32, ply: i32, mut alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        if self.check_deadline
+            && self.nodes % DEADLINE_CHECK_INTERVAL == 0
+            && self.deadline_passed()
+        {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return 0;
+        }
+        let side = self.side_at(ply);
+        let other = 1 - side;
+        if self.board.threats[side] > 0 {
+            return WIN - (ply + 1);
+        }
+        if self.board.empties == 0 || self.board.live == [0, 0] {
+            return 0;
+        }
+        let mut forced = None;
+        if self.board.threats[other] > 0 {
+            let (first, more) = self.board.threat_cells(other);
+            if more {
+                return -(WIN - (ply + 2));
+            }
+            forced = first;
+        } else if self.board.twos[side] >= 2 && self.board.double_threat_cell(side).is_some() {
+            return WIN - (ply + 3);
+        }
+        // No immediate win, so our next chance ends the game at ply + 3; the opponent has no
+        // threat left standing after our move, so its first chance is ply + 4.
+        let best_possible = if self.board.live[side] == 0 {
+            0
+        } else {
+            WIN - (ply + 3)
         };
-        if better {
-            best = Some(v);
+        let worst_possible = if self.board.live[other] == 0 {
+            0
+        } else {
+            -(WIN - (ply + 4))
+        };
+        if best_possible <= alpha {
+            return best_possible;
         }
-    }
-    match best.expect("a non-full board has a move") {
-        Evaluation::Exact(s) => Evaluation::Exact(-s),
-        Evaluation::Heuristic(h) => Evaluation::Heuristic(-h),
+        if worst_possible >= beta {
+            return worst_possible;
+        }
+        if depth <= 0 && forced.is_none() {
+            self.estimates += 1;
+            return self.evaluate(side);
+        }
+
+        let (key, symmetry) = self.board.canonical_key();
+        let mut hash_move = None;
+        if let Some(entry) = self.table.probe(key) {
+            hash_move = entry
+                .best
+                .map(|m| self.board.from_canonical(symmetry, m))
+                .filter(|&m| self.board.is_empty(m));
+            if entry.proven || entry.depth >= depth {
+                let score = from_table(entry.score, ply);
+                let usable = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if usable {
+                    if !entry.proven {
+                        self.estimates += 1;
+                    }
+                    return score;
+                }
+            }
+        }
+
+        let estimates_before = self.estimates;
+        let alpha_start = alpha;
+        let child_depth = if forced.is_some() { depth } else { depth - 1 };
+        let mut moves = std::mem::take(&mut self.buffers[ply as usize]);
+        moves.clear();
+        if let Some(cell) = forced {
+            moves.push((0, cell as u16));
+        } else {
+            for cell in 0..self.board.cell_count() {
+                if !self.board.is_empty(cell) {
+                    continue;
+                }
+                let priority = if Some(cell) == hash_move {
+                    i64::MAX
+                } else {
+                    i64::from(self.board.move_priority(cell, side)) * 1024
+                        + self.history[cell][side].min(1023)
+                };
+                moves.push((priority, cell as u16));
+            }
+            moves.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        }
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        for &(_, cell) in &moves {
+            let cell = cell as usize;
+            self.board.play(cell, side);
+            let value = -self.search(child_depth, ply + 1, -beta, -alpha);
+            self.board.undo(cell, side);
+            if self.aborted {
+                break;
+            }
+            if value > best {
+                best = value;
+                best_move = Some(cell);
+                if value > alpha {
+                    alpha = value;
+                    if value >= beta {
+                        let bonus = i64::from(depth.max(1));
+                        self.history[cell][side] += bonus * bonus;
+                        break;
+                    }
+                }
+            }
+        }
+        self.buffers[ply as usize] = moves;
+        if self.aborted {
+            return 0;
+        }
+        let bound = if best <= alpha_start {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.table.store(
+            key,
+            Entry {
+                score: to_table(best, ply),
+                bound,
+                depth,
+                proven: self.estimates == estimates_before,
+                best: best_move.map(|m| self.board.to_canonical(symmetry, m)),
+            },
+        );
+        best
     }
 }
 
-fn value(e: Evaluation) -> f64 {
-    match e {
-        Evaluation::Exact(s) => f64::from(s),
-        Evaluation::Heuristic(h) => h,
-    }
+/// Copies each representative's result to its twins.
+fn fill_twins(root: &[RootMove], results: Vec<Option<RootResult>>) -> Vec<RootResult> {
+    root.iter()
+        .map(|m| results[m.representative].expect("every representative is searched"))
+        .collect()
 }

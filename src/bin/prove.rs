@@ -1,0 +1,73 @@
+//! Bench binary: proves small m,n,k games from the empty board and times a move on 15 × 15.
+//!
+//! ```text
+//! cargo run --release --no-default-features --bin prove
+//! ```
+
+use std::time::{Duration, Instant};
+
+use minimax_move::engine::{Geometry, Position, Scoring, SearchLimits, analyze};
+
+fn empty(rows: u64, cols: u64, k: u64) -> Position {
+    let geometry = Geometry::new(rows, cols, k).expect("valid geometry");
+    Position::new(geometry, vec![None; geometry.cells()], None).expect("legal position")
+}
+
+fn main() {
+    println!(
+        "{:<10} {:>8} {:>6} {:>12} {:>12} {:>10}",
+        "game", "outcome", "exact", "nodes", "nodes/s", "seconds"
+    );
+    for (rows, cols, k) in [(4, 4, 4), (5, 4, 4), (5, 5, 4)] {
+        let position = empty(rows, cols, k);
+        let start = Instant::now();
+        let analysis = analyze(&position, Scoring::Depth, &SearchLimits::default());
+        let seconds = start.elapsed().as_secs_f64();
+        let best = analysis.best_move();
+        println!(
+            "{:<10} {:>8} {:>6} {:>12} {:>12.0} {:>10.4}",
+            format!("({rows},{cols},{k})"),
+            best.outcome.as_str(),
+            best.exact,
+            analysis.nodes,
+            analysis.nodes as f64 / seconds,
+            seconds
+        );
+    }
+
+    let geometry = Geometry::new(15, 15, 5).expect("valid geometry");
+    let mut midgame = vec![None; geometry.cells()];
+    // A quiet opening: a few stones each around the centre, no threats.
+    for (cell, mark) in [
+        (112, 'X'),
+        (113, 'O'),
+        (97, 'X'),
+        (128, 'O'),
+        (126, 'X'),
+        (98, 'O'),
+    ] {
+        midgame[cell] = minimax_move::engine::Player::from_char(mark);
+    }
+    for (name, cells) in [
+        ("15x15 empty", vec![None; geometry.cells()]),
+        ("15x15 midgame", midgame),
+    ] {
+        let position = Position::new(geometry, cells, None).expect("legal position");
+        let start = Instant::now();
+        let limits = SearchLimits {
+            max_depth: None,
+            deadline: Some(start + Duration::from_millis(500)),
+            all_moves: false,
+        };
+        let analysis = analyze(&position, Scoring::Depth, &limits);
+        let seconds = start.elapsed().as_secs_f64();
+        println!(
+            "{name:<14} move {:>3}  depth {:>2}  nodes {:>9}  nodes/s {:>10.0}  seconds {:.4}",
+            analysis.best_move().index,
+            analysis.depth.unwrap_or(0),
+            analysis.nodes,
+            analysis.nodes as f64 / seconds,
+            seconds
+        );
+    }
+}
