@@ -3,7 +3,7 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use minimax_move::api::{AppState, app, openapi_yaml};
+use minimax_move::api::{AppState, app, metrics, openapi_yaml};
 use minimax_move::config::{Command, Config};
 use minimax_move::{engine, healthcheck, server, telemetry};
 
@@ -38,6 +38,7 @@ async fn serve(config: &Config) -> ExitCode {
         }
     };
     tracing::info!(address = %listener.local_addr().map_or(address, |a| a.to_string()), "listening");
+    metrics::spawn_upkeep();
     let warming = state.clone();
     tokio::task::spawn_blocking(move || {
         engine::warm_up();

@@ -22,9 +22,19 @@ pub async fn not_found() -> ApiError {
     ApiError::NotFound
 }
 
-/// 405 for a known route and a method it does not take.
-pub async fn method_not_allowed() -> ApiError {
-    ApiError::MethodNotAllowed
+/// Turns axum's bare 405 (which carries the `Allow` header) into problem+json, keeping `Allow`.
+pub async fn method_not_allowed(request: Request, next: Next) -> Response {
+    let response = next.run(request).await;
+    if response.status() != axum::http::StatusCode::METHOD_NOT_ALLOWED
+        || response.headers().contains_key(header::CONTENT_TYPE)
+    {
+        return response;
+    }
+    let mut problem = ApiError::MethodNotAllowed.into_response();
+    if let Some(allow) = response.headers().get(header::ALLOW) {
+        problem.headers_mut().insert(header::ALLOW, allow.clone());
+    }
+    problem
 }
 
 async fn request_timeout(
@@ -73,6 +83,7 @@ pub fn stack(router: Router, settings: &Settings) -> Router {
         .on_request(())
         .on_response(DefaultOnResponse::new().level(Level::DEBUG));
     router
+        .layer(axum::middleware::from_fn(method_not_allowed))
         .layer(from_fn_with_state(
             settings.request_timeout,
             request_timeout,

@@ -2,6 +2,7 @@
 //!
 //! [`app`] builds the one router that the binary serves and every test drives.
 
+pub mod metrics;
 pub mod problem;
 pub mod wire;
 
@@ -161,14 +162,16 @@ pub fn openapi_yaml() -> String {
 
 /// The service's router: every route, every layer. `main` serves it; tests drive it.
 pub fn app(state: AppState) -> Router {
+    metrics::handle();
     let (router, _) = api_router().split_for_parts();
     let body_limit = state.settings().body_limit;
     let router = router
         .merge(docs::router(openapi()))
         .merge(page::router())
+        .merge(metrics::router())
         .fallback(middleware::not_found)
-        .method_not_allowed_fallback(middleware::method_not_allowed)
         .layer(DefaultBodyLimit::max(body_limit))
+        .layer(axum::middleware::from_fn(metrics::track))
         .with_state(state.clone());
     middleware::stack(router, state.settings())
 }

@@ -185,7 +185,10 @@ async fn respond(state: &AppState, request: ValidRequest) -> Result<Response, Ap
         .await
         .ok()
         .and_then(Result::ok)
-        .ok_or(ApiError::Overloaded { retry_after: 1 })?;
+        .ok_or_else(|| {
+            metrics::counter!("minimax_shed_total").increment(1);
+            ApiError::Overloaded { retry_after: 1 }
+        })?;
         let settings = state.settings().clone();
         let span = tracing::Span::current();
         metrics::gauge!("minimax_searches_in_flight").increment(1.0);
