@@ -44,6 +44,11 @@ const INFINITY: i32 = WIN + 1;
 const DEADLINE_CHECK_INTERVAL: u64 = 1024;
 /// A small bonus for having the move, in evaluation units.
 const TEMPO: i64 = 2;
+/// Boards with at most this many empty cells are proven outright after [`SHALLOW_DEPTH`].
+const PROOF_JUMP_EMPTIES: i32 = 30;
+/// Iterations run before jumping to the full-depth proof on small boards (a fallback answer if
+/// the deadline cuts the proof).
+const SHALLOW_DEPTH: i32 = 4;
 
 /// Searches a position that is not 3 × 3 tic-tac-toe.
 pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> Analysis {
@@ -68,17 +73,27 @@ pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> 
     let last_depth = limits
         .max_depth
         .map_or(empties, |d| d.clamp(1, empties as u32) as i32);
+    // Small boards jump from a shallow iteration straight to the full-depth proof: the heuristic
+    // iterations in between cost more than they save there.
+    let jump_to_proof = empties <= PROOF_JUMP_EMPTIES && last_depth == empties;
     let mut results: Vec<RootResult> = Vec::new();
     let mut completed = 0;
-    for depth in 1..=last_depth {
+    let mut depth = 1;
+    while depth <= last_depth {
+        if jump_to_proof && depth > SHALLOW_DEPTH {
+            depth = last_depth;
+        }
         searcher.check_deadline = depth > 1;
         if depth > 1 && searcher.deadline_passed() {
             break;
         }
+        let full_depth = depth == empties;
         let iteration = if limits.all_moves {
-            searcher.iterate_all_moves(&root, &results, depth)
+            searcher.iterate_all_moves(&root, &results, depth, full_depth)
+        } else if full_depth {
+            searcher.prove_best_move(&root, &results, depth)
         } else {
-            searcher.iterate_best_move(&root, &results, depth)
+            searcher.iterate_best_move(&root, &results, depth, -INFINITY, INFINITY)
         };
         match iteration {
             Iteration::Complete { results: r, done } => {
@@ -96,7 +111,11 @@ pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> 
                 }
                 break;
             }
+            Iteration::FailHigh | Iteration::FailLow => {
+                unreachable!("a full window cannot fail")
+            }
         }
+        depth += 1;
     }
 
     let empty_before = position.empty_count();
@@ -154,6 +173,10 @@ enum Iteration {
     },
     /// Time ran out; proven results found in the partial iteration, per root move.
     Aborted { proven: Vec<Option<RootResult>> },
+    /// A move scored at least the root window's upper end.
+    FailHigh,
+    /// Every move scored at most the root window's lower end.
+    FailLow,
 }
 
 /// Turns an internal proven score into the API's depth score: `W - p` for a win in `p` plies,
@@ -259,15 +282,15 @@ impl Searcher<'_> {
     }
 
     /// The value of root move `cell` searched to `depth` plies (the move included) with the
-    /// window `(alpha, +inf)`, and whether it is proven.
-    fn root_value(&mut self, cell: usize, depth: i32, alpha: i32) -> (i32, bool) {
+    /// window `(alpha, beta)`, and whether it is proven.
+    fn root_value(&mut self, cell: usize, depth: i32, alpha: i32, beta: i32) -> (i32, bool) {
         let side = self.root_side;
         if self.board.wins_at(cell, side) {
             return (WIN - 1, true);
         }
         let before = self.estimates;
         self.board.play(cell, side);
-        let value = -self.search(depth - 1, 1, -INFINITY, -alpha);
+        let value = -self.search(depth - 1, 1, -beta, -alpha);
         self.board.undo(cell, side);
         let proven =
             self.estimates == before || (value.abs() > MATE_BOUND && plies_of(value) <= depth);
@@ -280,6 +303,7 @@ impl Searcher<'_> {
         root: &[RootMove],
         previous: &[RootResult],
         depth: i32,
+        full_depth: bool,
     ) -> Iteration {
         let mut results: Vec<Option<RootResult>> = root.iter().map(|_| None).collect();
         for (i, m) in root.iter().enumerate() {
@@ -293,7 +317,11 @@ impl Searcher<'_> {
                 results[i] = Some(*p);
                 continue;
             }
-            let (value, proven) = self.root_value(m.cell, depth, -INFINITY);
+            let (value, proven) = if full_depth {
+                self.exact_root_value(m.cell, depth)
+            } else {
+                self.root_value(m.cell, depth, -INFINITY, INFINITY)
+            };
             if self.aborted {
                 return Iteration::Aborted {
                     proven: results
@@ -319,6 +347,8 @@ impl Searcher<'_> {
         root: &[RootMove],
         previous: &[RootResult],
         depth: i32,
+        low: i32,
+        high: i32,
     ) -> Iteration {
         let mut order: Vec<usize> = (0..root.len())
             .filter(|&i| root[i].representative == i)
@@ -331,20 +361,23 @@ impl Searcher<'_> {
         let estimates_before = self.estimates;
         let mut results: Vec<Option<RootResult>> = root.iter().map(|_| None).collect();
         let mut best: Option<usize> = None;
-        let mut alpha = -INFINITY;
+        let mut alpha = low;
         for &i in &order {
             // A move before the best in index order takes over on a tie, so it must be searched
             // with a window that can show a tie.
             let window = match best {
-                None => -INFINITY,
+                None => low,
                 Some(b) if i < b => alpha - 1,
                 Some(_) => alpha,
             };
-            let (value, proven) = self.root_value(root[i].cell, depth, window);
+            let (value, proven) = self.root_value(root[i].cell, depth, window, high);
             if self.aborted {
                 return Iteration::Aborted {
                     proven: root.iter().map(|_| None).collect(),
                 };
+            }
+            if value >= high {
+                return Iteration::FailHigh;
             }
             if value > window {
                 results[i] = Some(RootResult {
@@ -362,7 +395,9 @@ impl Searcher<'_> {
                 });
             }
         }
-        let best = best.expect("a position has a legal move");
+        let Some(best) = best else {
+            return Iteration::FailLow;
+        };
         let best_value = alpha;
         let all_proven = self.estimates == estimates_before;
         let decisive = best_value.abs() > MATE_BOUND && plies_of(best_value) <= depth;
@@ -375,7 +410,7 @@ impl Searcher<'_> {
                 if i == best || result.bound == Bound::Exact {
                     continue;
                 }
-                let (value, proven) = self.root_value(root[i].cell, depth, -INFINITY);
+                let (value, proven) = self.exact_root_value(root[i].cell, depth);
                 if self.aborted {
                     return self.lost_fallback(root, results, best);
                 }
@@ -390,6 +425,36 @@ impl Searcher<'_> {
         Iteration::Complete {
             results: fill_twins(root, results),
             done,
+        }
+    }
+
+    /// The full-depth iteration in best-move mode: first only win, draw or loss (the narrow
+    /// window `(-1, 1)`, which is all a draw needs), then the exact distance of a win or a loss.
+    fn prove_best_move(
+        &mut self,
+        root: &[RootMove],
+        previous: &[RootResult],
+        depth: i32,
+    ) -> Iteration {
+        match self.iterate_best_move(root, previous, depth, -1, 1) {
+            Iteration::FailHigh => self.iterate_best_move(root, previous, depth, 0, INFINITY),
+            Iteration::FailLow => {
+                self.iterate_best_move(root, previous, depth, -INFINITY, INFINITY)
+            }
+            other => other,
+        }
+    }
+
+    /// The exact value of root move `cell`, searched to `depth`: a draw test first, then a
+    /// search for the exact length of a win or a loss.
+    fn exact_root_value(&mut self, cell: usize, depth: i32) -> (i32, bool) {
+        let (value, proven) = self.root_value(cell, depth, -1, 1);
+        if self.aborted || value.abs() < 1 {
+            (value, proven)
+        } else if value >= 1 {
+            self.root_value(cell, depth, 0, INFINITY)
+        } else {
+            self.root_value(cell, depth, -INFINITY, 0)
         }
     }
 
@@ -432,6 +497,22 @@ impl Searcher<'_> {
     fn evaluate(&self, side: Side) -> i32 {
         let raw = self.board.weight[side] - self.board.weight[1 - side] + TEMPO;
         raw.clamp(-i64::from(HEURISTIC_MAX), i64::from(HEURISTIC_MAX)) as i32
+    }
+
+    /// The value of playing `cell` for `side` at the node `ply` plies deep.
+    fn child_value(
+        &mut self,
+        cell: usize,
+        side: Side,
+        depth: i32,
+        ply: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        self.board.play(cell, side);
+        let value = -self.search(depth, ply + 1, -beta, -alpha);
+        self.board.undo(cell, side);
+        value
     }
 
     /// Negamax with alpha-beta (fail-soft) from the node `ply` plies below the root, `depth`
@@ -515,46 +596,51 @@ impl Searcher<'_> {
         let estimates_before = self.estimates;
         let alpha_start = alpha;
         let child_depth = if forced.is_some() { depth } else { depth - 1 };
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        // The table's move first, before the others are generated: it often cuts at once.
+        let first = forced.or(hash_move);
+        if let Some(cell) = first {
+            let value = self.child_value(cell, side, child_depth, ply, alpha, beta);
+            if self.aborted {
+                return 0;
+            }
+            best = value;
+            best_move = Some(cell);
+            alpha = alpha.max(value);
+        }
         let mut moves = std::mem::take(&mut self.buffers[ply as usize]);
         moves.clear();
-        if let Some(cell) = forced {
-            moves.push((0, cell as u16));
-        } else {
+        if forced.is_none() && best < beta {
             for cell in 0..self.board.cell_count() {
-                if !self.board.is_empty(cell) {
+                if !self.board.is_empty(cell) || Some(cell) == first {
                     continue;
                 }
-                let priority = if Some(cell) == hash_move {
-                    i64::MAX
-                } else {
-                    i64::from(self.board.move_priority(cell, side)) * 1024
-                        + self.history[cell][side].min(1023)
-                };
+                let priority = i64::from(self.board.move_priority(cell, side)) * 1024
+                    + self.history[cell][side].min(1023);
                 moves.push((priority, cell as u16));
             }
             moves.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
         }
-        let mut best = -INFINITY;
-        let mut best_move = None;
         for &(_, cell) in &moves {
             let cell = cell as usize;
-            self.board.play(cell, side);
-            let value = -self.search(child_depth, ply + 1, -beta, -alpha);
-            self.board.undo(cell, side);
+            let value = self.child_value(cell, side, child_depth, ply, alpha, beta);
             if self.aborted {
                 break;
             }
             if value > best {
                 best = value;
                 best_move = Some(cell);
-                if value > alpha {
-                    alpha = value;
-                    if value >= beta {
-                        let bonus = i64::from(depth.max(1));
-                        self.history[cell][side] += bonus * bonus;
-                        break;
-                    }
+                alpha = alpha.max(value);
+                if value >= beta {
+                    break;
                 }
+            }
+        }
+        if best >= beta {
+            if let Some(cell) = best_move {
+                let bonus = i64::from(depth.max(1));
+                self.history[cell][side] += bonus * bonus;
             }
         }
         self.buffers[ply as usize] = moves;

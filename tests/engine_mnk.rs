@@ -1,0 +1,455 @@
+//! The alpha-beta engine on boards other than 3 × 3: known game values from the literature,
+//! agreement with a plain minimax oracle, tactics on large boards, and honest limits.
+
+use std::time::{Duration, Instant};
+
+use minimax_move::engine::{
+    Analysis, Geometry, Outcome, Player, Position, Score, Scoring, SearchLimits, analyze,
+};
+use proptest::prelude::*;
+
+fn geometry(rows: u64, cols: u64, k: u64) -> Geometry {
+    Geometry::new(rows, cols, k).expect("valid geometry")
+}
+
+fn empty(rows: u64, cols: u64, k: u64) -> Position {
+    let g = geometry(rows, cols, k);
+    Position::new(g, vec![None; g.cells()], None).expect("legal position")
+}
+
+fn solve(position: &Position, all_moves: bool) -> Analysis {
+    let limits = SearchLimits {
+        all_moves,
+        ..SearchLimits::default()
+    };
+    analyze(position, Scoring::Depth, &limits)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Known values from the empty board (Uiterwijk 2018; van den Herik et al. 2002).
+
+#[test]
+fn proves_known_values_from_the_empty_board() {
+    let cases = [
+        ((3, 3, 3), Outcome::Draw),
+        ((4, 3, 3), Outcome::Win),
+        ((3, 4, 3), Outcome::Win),
+        ((4, 4, 3), Outcome::Win),
+        ((4, 4, 4), Outcome::Draw),
+        ((5, 4, 4), Outcome::Draw),
+        ((5, 5, 4), Outcome::Draw),
+    ];
+    for ((rows, cols, k), outcome) in cases {
+        let analysis = solve(&empty(rows, cols, k), false);
+        let best = analysis.best_move();
+        assert!(analysis.exact, "({rows},{cols},{k}) should be proven");
+        assert!(best.exact, "({rows},{cols},{k}) best move should be proven");
+        assert_eq!(best.outcome, outcome, "({rows},{cols},{k})");
+    }
+}
+
+#[test]
+fn on_4_by_3_the_midpoints_of_the_short_sides_lose_for_the_first_player() {
+    // 4 rows of 3: the 3-cell sides are the top and bottom rows, their midpoints cells 1 and 10.
+    let analysis = solve(&empty(4, 3, 3), true);
+    assert!(analysis.exact);
+    assert_eq!(analysis.best_move().outcome, Outcome::Win);
+    assert_eq!(analysis.moves.len(), 12);
+    for m in &analysis.moves {
+        assert!(m.exact, "move {} should be proven with all_moves", m.index);
+        let expected_loss = m.index == 1 || m.index == 10;
+        assert_eq!(
+            m.outcome == Outcome::Loss,
+            expected_loss,
+            "move {} has outcome {:?}",
+            m.index,
+            m.outcome
+        );
+    }
+}
+
+#[test]
+fn symmetric_moves_get_equal_scores_on_the_empty_board() {
+    let analysis = solve(&empty(4, 4, 3), true);
+    let score = |i: usize| analysis.moves[i].score;
+    // Corners, edges and centre cells of 4 × 4 come in symmetric groups.
+    assert_eq!(score(0), score(3));
+    assert_eq!(score(0), score(12));
+    assert_eq!(score(0), score(15));
+    assert_eq!(score(5), score(10));
+    assert_eq!(score(1), score(8));
+}
+
+// ---------------------------------------------------------------------------------------------
+// A plain minimax oracle: no pruning, no table, no symmetry.
+
+fn has_line(lines: &[Vec<usize>], cells: &[Option<Player>], player: Player) -> bool {
+    lines
+        .iter()
+        .any(|line| line.iter().all(|&i| cells[i] == Some(player)))
+}
+
+/// Depth score of each empty cell for `mover`: `W - p` for a win in `p` plies (the move
+/// included), `p - W` for a loss, 0 for a draw.
+fn oracle_moves(
+    lines: &[Vec<usize>],
+    w: i32,
+    cells: &mut Vec<Option<Player>>,
+    mover: Player,
+    ply: i32,
+) -> Vec<(usize, i32)> {
+    let mut out = Vec::new();
+    for i in 0..cells.len() {
+        if cells[i].is_some() {
+            continue;
+        }
+        cells[i] = Some(mover);
+        let value = if has_line(lines, cells, mover) {
+            w - (ply + 1)
+        } else if cells.iter().all(Option::is_some) {
+            0
+        } else {
+            -oracle_moves(lines, w, cells, mover.opponent(), ply + 1)
+                .into_iter()
+                .map(|(_, v)| v)
+                .max()
+                .expect("a move")
+        };
+        cells[i] = None;
+        out.push((i, value));
+    }
+    out
+}
+
+fn exact_score(analysis: &Analysis, index: usize) -> i32 {
+    let m = analysis
+        .moves
+        .iter()
+        .find(|m| m.index == index)
+        .expect("move listed");
+    assert!(m.exact, "move {index} should be exact");
+    match m.score {
+        Score::Exact(s) => s,
+        Score::Heuristic(h) => panic!("move {index} has a heuristic score {h}"),
+    }
+}
+
+/// Geometries small enough for the oracle, with how many stones to place.
+const SMALL: [((u64, u64, u64), usize); 6] = [
+    ((3, 4, 3), 5),
+    ((4, 3, 3), 5),
+    ((4, 4, 3), 8),
+    ((4, 4, 4), 8),
+    ((2, 5, 2), 3),
+    ((3, 5, 3), 7),
+];
+
+/// A random legal, unfinished position: `picks` choose cells among the empty ones, X and O
+/// alternate (X first), and no move that would end the game is made.
+fn random_position(g: Geometry, stones: usize, picks: &[usize]) -> Option<Position> {
+    let lines = g.lines();
+    let mut cells = vec![None; g.cells()];
+    let mut player = Player::X;
+    for &pick in picks.iter().take(stones) {
+        let empty: Vec<usize> = (0..cells.len()).filter(|&i| cells[i].is_none()).collect();
+        let cell = empty[pick % empty.len()];
+        cells[cell] = Some(player);
+        if has_line(&lines, &cells, player) {
+            cells[cell] = None;
+            break;
+        }
+        player = player.opponent();
+    }
+    Position::new(g, cells, None).ok()
+}
+
+fn small_position() -> impl Strategy<Value = Position> {
+    (0..SMALL.len(), prop::collection::vec(0..1000_usize, 10)).prop_filter_map(
+        "legal unfinished position",
+        |(which, picks)| {
+            let ((rows, cols, k), stones) = SMALL[which];
+            random_position(geometry(rows, cols, k), stones, &picks)
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(160))]
+
+    #[test]
+    fn best_move_agrees_with_plain_minimax(position in small_position()) {
+        let g = position.geometry();
+        let mut cells = position.cells().to_vec();
+        let oracle = oracle_moves(&g.lines(), g.max_score(), &mut cells, position.to_move(), 0);
+        let best_value = oracle.iter().map(|&(_, v)| v).max().unwrap();
+        let best_index = oracle.iter().find(|&&(_, v)| v == best_value).unwrap().0;
+
+        let analysis = solve(&position, false);
+        prop_assert!(analysis.exact);
+        prop_assert_eq!(analysis.moves.len(), oracle.len());
+        prop_assert_eq!(analysis.best_move().index, best_index, "position {}", position);
+        prop_assert_eq!(exact_score(&analysis, best_index), best_value, "position {}", position);
+        for m in &analysis.moves {
+            if let Score::Exact(s) = m.score {
+                let truth = oracle.iter().find(|&&(i, _)| i == m.index).unwrap().1;
+                prop_assert_eq!(s, truth, "move {} of {}", m.index, position);
+            }
+        }
+    }
+
+    #[test]
+    fn every_move_agrees_with_plain_minimax_when_all_are_asked(position in small_position()) {
+        let g = position.geometry();
+        let mut cells = position.cells().to_vec();
+        let oracle = oracle_moves(&g.lines(), g.max_score(), &mut cells, position.to_move(), 0);
+
+        let analysis = solve(&position, true);
+        prop_assert!(analysis.exact);
+        let indices: Vec<usize> = analysis.moves.iter().map(|m| m.index).collect();
+        let expected: Vec<usize> = oracle.iter().map(|&(i, _)| i).collect();
+        prop_assert_eq!(indices, expected);
+        for &(index, value) in &oracle {
+            prop_assert_eq!(exact_score(&analysis, index), value, "move {} of {}", index, position);
+        }
+
+        // Classic scoring: the lowest-index move with the best outcome, however slow.
+        let classic = analyze(&position, Scoring::Classic, &SearchLimits { all_moves: true, ..SearchLimits::default() });
+        let best_sign = oracle.iter().map(|&(_, v)| v.signum()).max().unwrap();
+        let first = oracle.iter().find(|&&(_, v)| v.signum() == best_sign).unwrap().0;
+        prop_assert_eq!(classic.best_move().index, first);
+        prop_assert_eq!(classic.best_move().score, Score::Exact(10 * best_sign));
+    }
+
+    #[test]
+    fn a_cut_search_never_reports_a_wrong_exact_value(
+        position in small_position(),
+        max_depth in 1..4_u32,
+        all_moves in any::<bool>(),
+    ) {
+        let g = position.geometry();
+        let mut cells = position.cells().to_vec();
+        let oracle = oracle_moves(&g.lines(), g.max_score(), &mut cells, position.to_move(), 0);
+        let limits = SearchLimits { max_depth: Some(max_depth), deadline: None, all_moves };
+        let analysis = analyze(&position, Scoring::Depth, &limits);
+        prop_assert!(analysis.depth.unwrap() <= max_depth);
+        prop_assert_eq!(analysis.moves.len(), oracle.len());
+        for m in &analysis.moves {
+            let truth = oracle.iter().find(|&&(i, _)| i == m.index).unwrap().1;
+            match m.score {
+                Score::Exact(s) => {
+                    prop_assert!(m.exact);
+                    prop_assert_eq!(s, truth, "move {} of {} at depth {}", m.index, position, max_depth);
+                }
+                Score::Heuristic(h) => {
+                    prop_assert!(!m.exact);
+                    prop_assert!(h > -1.0 && h < 1.0);
+                    prop_assert_eq!(m.outcome, Outcome::Unknown);
+                    prop_assert_eq!(m.plies, None);
+                }
+            }
+        }
+        if analysis.exact {
+            let best_value = oracle.iter().map(|&(_, v)| v).max().unwrap();
+            prop_assert_eq!(exact_score(&analysis, analysis.best_move().index), best_value);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tactics on large boards.
+
+/// Threat cells of `player`: empty cells that would complete one of its lines.
+fn threat_cells(lines: &[Vec<usize>], cells: &[Option<Player>], player: Player) -> Vec<usize> {
+    let mut out: Vec<usize> = lines
+        .iter()
+        .filter(|line| {
+            line.iter().filter(|&&i| cells[i] == Some(player)).count() == line.len() - 1
+                && line.iter().all(|&i| cells[i] != Some(player.opponent()))
+        })
+        .flat_map(|line| line.iter().copied().filter(|&i| cells[i].is_none()))
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// A large board with `attacker` holding `k - 1` stones of one line (one cell left open) and
+/// scattered stones elsewhere, X to move.
+fn planted_position(
+    side: u64,
+    attacker: Player,
+    line_pick: usize,
+    gap: usize,
+    scatter: &[usize],
+) -> Option<(Position, usize)> {
+    let g = geometry(side, side, 5);
+    let lines = g.lines();
+    let line = &lines[line_pick % lines.len()];
+    let open = line[gap % line.len()];
+    let mut cells = vec![None; g.cells()];
+    for &i in line.iter().filter(|&&i| i != open) {
+        cells[i] = Some(attacker);
+    }
+    // Balance the counts (X to move with equal counts), then scatter pairs.
+    let defender = attacker.opponent();
+    let mut to_place = vec![defender; 4];
+    for _ in 0..scatter.len() / 2 {
+        to_place.push(Player::X);
+        to_place.push(Player::O);
+    }
+    for (player, &pick) in to_place.into_iter().zip(scatter.iter().cycle()) {
+        let empty: Vec<usize> = (0..cells.len())
+            .filter(|&i| cells[i].is_none() && i != open)
+            .collect();
+        cells[empty[pick % empty.len()]] = Some(player);
+    }
+    let position = Position::new(g, cells, None).ok()?;
+    Some((position, open))
+}
+
+fn quick_limits() -> SearchLimits {
+    SearchLimits {
+        max_depth: None,
+        deadline: Some(Instant::now() + Duration::from_millis(60)),
+        all_moves: false,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn never_misses_an_immediate_win_on_large_boards(
+        side in prop::sample::select(vec![9_u64, 15]),
+        line_pick in 0..10_000_usize,
+        gap in 0..5_usize,
+        scatter in prop::collection::vec(0..100_000_usize, 0..24),
+    ) {
+        let planted = planted_position(side, Player::X, line_pick, gap, &scatter);
+        prop_assume!(planted.is_some());
+        let (position, _) = planted.unwrap();
+        prop_assert_eq!(position.to_move(), Player::X);
+        let lines = position.geometry().lines();
+        let wins = threat_cells(&lines, position.cells(), Player::X);
+        prop_assume!(!wins.is_empty());
+        let analysis = analyze(&position, Scoring::Depth, &quick_limits());
+        let best = analysis.best_move();
+        prop_assert_eq!(best.index, wins[0], "the lowest winning cell of {}", position);
+        prop_assert_eq!(best.outcome, Outcome::Win);
+        prop_assert_eq!(best.plies, Some(1));
+        prop_assert!(best.exact);
+    }
+
+    #[test]
+    fn always_blocks_a_single_immediate_threat_on_large_boards(
+        side in prop::sample::select(vec![9_u64, 15]),
+        line_pick in 0..10_000_usize,
+        gap in 0..5_usize,
+        scatter in prop::collection::vec(0..100_000_usize, 0..24),
+    ) {
+        let planted = planted_position(side, Player::O, line_pick, gap, &scatter);
+        prop_assume!(planted.is_some());
+        let (position, open) = planted.unwrap();
+        let lines = position.geometry().lines();
+        prop_assume!(threat_cells(&lines, position.cells(), Player::X).is_empty());
+        prop_assume!(threat_cells(&lines, position.cells(), Player::O) == vec![open]);
+        let analysis = analyze(&position, Scoring::Depth, &quick_limits());
+        prop_assert_eq!(analysis.best_move().index, open, "must block in {}", position);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Limits and honesty.
+
+#[test]
+fn max_depth_cuts_the_search_and_marks_it_inexact() {
+    let position = empty(15, 15, 5);
+    let limits = SearchLimits {
+        max_depth: Some(2),
+        deadline: None,
+        all_moves: false,
+    };
+    let analysis = analyze(&position, Scoring::Depth, &limits);
+    assert_eq!(analysis.depth, Some(2));
+    assert_eq!(analysis.moves.len(), 225);
+    assert!(!analysis.exact);
+    let best = analysis.best_move();
+    assert_eq!(best.outcome, Outcome::Unknown);
+    assert_eq!(best.plies, None);
+    assert!(matches!(best.score, Score::Heuristic(h) if h > -1.0 && h < 1.0));
+    for m in &analysis.moves {
+        assert!(
+            !m.exact,
+            "nothing is proven two plies into an empty 15 × 15"
+        );
+    }
+}
+
+#[test]
+fn a_deadline_stops_the_search_with_the_last_completed_iteration() {
+    let mut cells = vec![None; 225];
+    for (cell, player) in [
+        (112, Player::X),
+        (113, Player::O),
+        (97, Player::X),
+        (128, Player::O),
+    ] {
+        cells[cell] = Some(player);
+    }
+    let position = Position::new(geometry(15, 15, 5), cells, None).unwrap();
+    let start = Instant::now();
+    let limits = SearchLimits {
+        max_depth: None,
+        deadline: Some(start + Duration::from_millis(200)),
+        all_moves: false,
+    };
+    let analysis = analyze(&position, Scoring::Depth, &limits);
+    // Generous: the point is that the search stops, not how precisely (benchmarks measure that).
+    assert!(start.elapsed() < Duration::from_secs(3));
+    assert!(!analysis.exact);
+    assert!(analysis.depth.unwrap() >= 1);
+    assert_eq!(analysis.moves.len(), 221);
+    assert!(matches!(analysis.best_move().score, Score::Heuristic(_)));
+}
+
+#[test]
+fn a_deadline_in_the_past_still_answers_with_a_legal_move() {
+    let position = empty(15, 15, 5);
+    let limits = SearchLimits {
+        max_depth: None,
+        deadline: Some(Instant::now()),
+        all_moves: true,
+    };
+    let analysis = analyze(&position, Scoring::Depth, &limits);
+    assert_eq!(analysis.depth, Some(1));
+    assert_eq!(analysis.moves.len(), 225);
+    assert!(!analysis.exact);
+}
+
+#[test]
+fn answers_are_deterministic() {
+    let position = empty(5, 5, 4);
+    let limits = SearchLimits {
+        max_depth: Some(5),
+        deadline: None,
+        all_moves: true,
+    };
+    let first = analyze(&position, Scoring::Depth, &limits);
+    let second = analyze(&position, Scoring::Depth, &limits);
+    assert_eq!(first, second);
+}
+
+#[test]
+fn a_lost_position_gives_every_move_its_exact_loss() {
+    // OO.X / .O.. / .... / X..X, k = 3: O threatens cells 2, 9 and 10; X cannot stop them all.
+    let cells = Position::parse_compact("OO.X.O......X..X").unwrap();
+    let g = geometry(4, 4, 3);
+    let position = Position::new(g, cells, None).unwrap();
+    let mut board = position.cells().to_vec();
+    let oracle = oracle_moves(&g.lines(), g.max_score(), &mut board, Player::X, 0);
+    let analysis = solve(&position, false);
+    assert!(analysis.exact);
+    for &(index, value) in &oracle {
+        assert_eq!(exact_score(&analysis, index), value, "move {index}");
+    }
+}
