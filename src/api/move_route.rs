@@ -241,7 +241,8 @@ fn answer(request: &ValidRequest, settings: &Settings) -> Vec<u8> {
     let analysis: Analysis = analyze(position, request.scoring, &limits(request, settings));
     metrics::counter!("minimax_search_nodes_total").increment(analysis.nodes);
     let chance = request.difficulty != Difficulty::Perfect || request.tie_break == TieBreak::Random;
-    let seed = chance.then(|| request.seed.unwrap_or_else(rand::random));
+    // A generated seed stays below 2^53 so JavaScript clients can send it back unchanged.
+    let seed = chance.then(|| request.seed.unwrap_or_else(|| rand::random::<u64>() >> 11));
     let mut rng = ChaCha8Rng::seed_from_u64(seed.unwrap_or(0));
     let mut random = || rng.next_u64();
     let chosen = &analysis.moves[choose(

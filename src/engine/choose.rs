@@ -53,7 +53,7 @@ pub enum TieBreak {
 #[must_use]
 pub fn immediate_wins(geometry: Geometry, cells: &[Option<Player>], player: Player) -> Vec<usize> {
     let mut wins: Vec<usize> = geometry
-        .lines()
+        .line_list()
         .iter()
         .filter_map(|line| {
             let mut empty = None;

@@ -1,3 +1,6 @@
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
 use thiserror::Error;
 
 /// The shape of an m,n,k game: a `rows` × `cols` board where `k` in a row (horizontally,
@@ -154,6 +157,20 @@ impl Geometry {
             }
         }
         lines
+    }
+}
+
+impl Geometry {
+    /// [`Geometry::lines`] without the allocation on 3 × 3, where the lines are computed once and
+    /// shared: the request path asks for them several times per request.
+    #[must_use]
+    pub fn line_list(self) -> Cow<'static, [Vec<usize>]> {
+        static TIC_TAC_TOE_LINES: OnceLock<Vec<Vec<usize>>> = OnceLock::new();
+        if self.is_tic_tac_toe() {
+            Cow::Borrowed(TIC_TAC_TOE_LINES.get_or_init(|| self.lines()))
+        } else {
+            Cow::Owned(self.lines())
+        }
     }
 }
 

@@ -132,7 +132,7 @@ fn owned_lines<'a>(
 /// The board is assumed to have the geometry's length; lines of both sides are reported if present.
 #[must_use]
 pub fn game_result(geometry: Geometry, cells: &[Option<Player>]) -> Option<GameResult> {
-    let lines = geometry.lines();
+    let lines = geometry.line_list();
     for player in [Player::X, Player::O] {
         let owned = owned_lines(&lines, cells, player);
         if !owned.is_empty() {
@@ -177,7 +177,7 @@ impl Position {
         if x.abs_diff(o) > 1 {
             return Err(PositionError::UnbalancedCounts { x, o });
         }
-        let lines = geometry.lines();
+        let lines = geometry.line_list();
         let x_lines = owned_lines(&lines, &cells, Player::X);
         let o_lines = owned_lines(&lines, &cells, Player::O);
         if !x_lines.is_empty() && !o_lines.is_empty() {
