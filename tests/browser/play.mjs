@@ -1,0 +1,647 @@
+// Browser tests of the game page, in headless Debian chromium, against the real release binary.
+//
+//   node tests/browser/play.mjs          (from the repo root; scripts/browser-test.sh sets it all up)
+//
+// Environment: MINIMAX_BIN (default target/release/minimax-move), MINIMAX_URL (test a server that
+// is already running on 127.0.0.1 instead of starting one), CHROMIUM (default
+// /usr/bin/chromium), GAMES_PER_SIDE (default 24), SEED (default 20240611).
+// Prints every failed check, then a last line `N passed, M failed`; exits non-zero on any failure.
+// Never downloads a browser; everything is bounded by timeouts (the whole run by OVERALL_MS).
+
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const BIN = process.env.MINIMAX_BIN || path.join(ROOT, 'target', 'release', 'minimax-move');
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const GAMES_PER_SIDE = Number(process.env.GAMES_PER_SIDE || 24);
+const SEED = Number(process.env.SEED || 20240611);
+const OVERALL_MS = 280_000;
+const STEP_MS = 15_000;
+const VERBOSE = !!process.env.VERBOSE;
+
+// ------------------------------------------------------------------ bookkeeping
+
+let passed = 0;
+let failed = 0;
+const failures = [];
+
+function check(name, ok, detail = '') {
+  if (ok) {
+    passed++;
+    if (VERBOSE) console.log(`ok   ${name}`);
+  } else {
+    failed++;
+    const line = `FAIL ${name}${detail ? ` -- ${detail}` : ''}`;
+    failures.push(line);
+    console.log(line);
+  }
+  return !!ok;
+}
+
+function log(msg) {
+  console.log(`[${((Date.now() - started) / 1000).toFixed(1)}s] ${msg}`);
+}
+
+const started = Date.now();
+let server = null;
+let serverLog = '';
+let browser = null;
+
+async function cleanup() {
+  if (browser) {
+    const b = browser;
+    browser = null;
+    await Promise.race([b.close().catch(() => {}), sleep(5000)]);
+  }
+  if (server && server.exitCode === null) {
+    const s = server;
+    s.kill('SIGTERM');
+    const exited = await Promise.race([
+      new Promise((r) => s.once('exit', () => r(true))),
+      sleep(3000).then(() => false),
+    ]);
+    if (!exited) s.kill('SIGKILL');
+  }
+}
+
+function finish() {
+  const secs = ((Date.now() - started) / 1000).toFixed(1);
+  if (failed) {
+    console.log(`\n${failures.length} failure(s):\n${failures.join('\n')}`);
+    if (serverLog) console.log(`\nserver log (tail):\n${serverLog.slice(-3000)}`);
+  }
+  console.log(`browser tests took ${secs}s`);
+  console.log(`${passed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}
+
+const watchdog = setTimeout(async () => {
+  check('the whole run finishes within the time limit', false, `still running after ${OVERALL_MS / 1000}s`);
+  await Promise.race([cleanup(), sleep(8000)]);
+  finish();
+}, OVERALL_MS);
+
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, async () => {
+    check(`interrupted by ${sig}`, false);
+    await Promise.race([cleanup(), sleep(8000)]);
+    finish();
+  });
+}
+
+function sleep(ms) {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+function withTimeout(promise, ms, what) {
+  let timer;
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what}: timed out after ${ms} ms`)), ms);
+    }),
+  ]);
+}
+
+// A small seeded PRNG (mulberry32), so a failing game can be replayed with the same SEED.
+function rng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// ------------------------------------------------------------------ the server
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function startServer() {
+  if (process.env.MINIMAX_URL) return process.env.MINIMAX_URL.replace(/\/$/, '');
+  if (!fs.existsSync(BIN)) throw new Error(`no binary at ${BIN}: run cargo build --release`);
+  const port = await freePort();
+  server = spawn(BIN, ['--host', '127.0.0.1', '--port', String(port)], {
+    cwd: ROOT,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), RUST_LOG: process.env.RUST_LOG || 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const keep = (chunk) => {
+    serverLog += chunk.toString();
+    if (serverLog.length > 200_000) serverLog = serverLog.slice(-100_000);
+  };
+  server.stdout.on('data', keep);
+  server.stderr.on('data', keep);
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`the server exited with ${server.exitCode}: ${serverLog.slice(-2000)}`);
+    try {
+      const res = await fetch(`${base}/readyz`, { signal: AbortSignal.timeout(1000) });
+      if (res.ok) return base;
+    } catch (_) {
+      // not up yet
+    }
+    await sleep(100);
+  }
+  throw new Error(`the server did not become ready within 30 s: ${serverLog.slice(-2000)}`);
+}
+
+async function apiMove(base, body) {
+  const res = await fetch(`${base}/v1/move`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(STEP_MS),
+  });
+  const json = await res.json();
+  if (!res.ok) throw new Error(`POST /v1/move ${res.status}: ${JSON.stringify(json)}`);
+  return json;
+}
+
+// ------------------------------------------------------------------ rules (independent of the page)
+
+const LINES3 = [
+  [0, 1, 2], [3, 4, 5], [6, 7, 8],
+  [0, 3, 6], [1, 4, 7], [2, 5, 8],
+  [0, 4, 8], [2, 4, 6],
+];
+
+function winner3(cells) {
+  for (const [a, b, c] of LINES3) {
+    if (cells[a] && cells[a] === cells[b] && cells[a] === cells[c]) return { mark: cells[a], line: [a, b, c] };
+  }
+  return null;
+}
+
+const other = (p) => (p === 'X' ? 'O' : 'X');
+
+// ------------------------------------------------------------------ the page
+
+// What the page shows, read the way a user (or a screen reader) would: the cells' aria-labels and
+// text, and the status element.
+async function readBoard(page) {
+  return page.$$eval('#board button[data-index]', (bs) =>
+    bs.map((b) => ({
+      index: Number(b.dataset.index),
+      label: b.getAttribute('aria-label') || '',
+      text: (b.textContent || '').trim(),
+      disabled: b.disabled,
+      score: b.dataset.score === undefined ? null : b.dataset.score,
+      scoreText: (b.querySelector('.score') || {}).textContent || null,
+    })),
+  );
+}
+
+function marksOf(cells) {
+  return cells.map((c) => {
+    const m = /, (X|O|empty)$/.exec(c.label);
+    return m && m[1] !== 'empty' ? m[1] : null;
+  });
+}
+
+async function statusText(page) {
+  return (await page.textContent('[role="status"]')).trim();
+}
+
+async function phase(page) {
+  return page.evaluate(() => document.body.dataset.phase);
+}
+
+// Waits until the page is waiting for the human, the game is over, or an error is shown.
+async function settle(page) {
+  await page.waitForFunction(
+    () => ['human', 'over', 'error'].includes(document.body.dataset.phase),
+    null,
+    { timeout: STEP_MS },
+  );
+  return phase(page);
+}
+
+async function newGame(page, { size = '3x3x3', side = 'X', difficulty = 'perfect' } = {}) {
+  await page.selectOption('#size', size);
+  await page.selectOption('#side', side);
+  await page.selectOption('#difficulty', difficulty);
+  await page.click('#new-game');
+  return settle(page);
+}
+
+// Plays one complete 3x3 game by clicking cells; `choose(marks, page)` picks the human's cell.
+// Returns {marks, result, status}. Checks the page's behaviour move by move.
+async function playGame(page, human, choose, label) {
+  let ph = await newGame(page, { side: human });
+  let cells = await readBoard(page);
+  let marks = marksOf(cells);
+  const ai = other(human);
+  let moveProblems = [];
+  if (human === 'O') {
+    const count = marks.filter(Boolean).length;
+    if (count !== 1 || !marks.includes('X')) moveProblems.push(`the AI (X) did not open: ${JSON.stringify(marks)}`);
+  } else if (marks.some(Boolean)) {
+    moveProblems.push('the board is not empty at the start');
+  }
+  for (let turn = 0; turn < 9 && ph === 'human'; turn++) {
+    // Every empty cell is enabled on the human's turn and every full one is disabled.
+    for (const c of cells) {
+      const empty = marks[c.index] === null;
+      if (empty === c.disabled) moveProblems.push(`cell ${c.index} ${empty ? 'empty but disabled' : 'taken but enabled'}`);
+      if (!empty && c.text !== marks[c.index]) moveProblems.push(`cell ${c.index} shows ${JSON.stringify(c.text)} but its label says ${marks[c.index]}`);
+    }
+    const before = marks.slice();
+    const index = await choose(marks, page);
+    await page.click(`#board button[data-index="${index}"]`, { timeout: STEP_MS });
+    ph = await settle(page);
+    cells = await readBoard(page);
+    marks = marksOf(cells);
+    if (marks[index] !== human) moveProblems.push(`clicking ${index} did not put ${human} there`);
+    const changed = marks.map((m, i) => (m !== before[i] ? i : -1)).filter((i) => i >= 0 && i !== index);
+    const humanWon = winner3(marks) && winner3(marks).mark === human;
+    const full = before.filter((m) => m === null).length === 1;
+    if (ph === 'human' || (ph === 'over' && !humanWon && !full)) {
+      if (changed.length !== 1 || marks[changed[0]] !== ai || before[changed[0]] !== null) {
+        moveProblems.push(`after ${human}@${index} the AI did not make exactly one move on an empty cell: ${JSON.stringify(before)} -> ${JSON.stringify(marks)}`);
+      }
+    } else if (ph === 'over' && changed.length !== 0) {
+      moveProblems.push(`the AI moved after the game ended: ${JSON.stringify(marks)}`);
+    }
+    if (ph === 'error') moveProblems.push(`the page shows an error: ${await page.textContent('#error')}`);
+  }
+  const status = await statusText(page);
+  const w = winner3(marks);
+  const full = marks.every(Boolean);
+  check(`${label}: the page plays a consistent game`, moveProblems.length === 0, moveProblems.slice(0, 3).join('; '));
+  check(`${label}: the game ends (phase over)`, ph === 'over', `phase ${ph}, board ${JSON.stringify(marks)}`);
+  check(`${label}: the AI never loses on perfect`, !(w && w.mark === human), `board ${JSON.stringify(marks)}`);
+  // The status element names the result.
+  if (w) {
+    check(`${label}: status names the winner`, new RegExp(`\\b${w.mark} wins\\b`).test(status), `status ${JSON.stringify(status)}`);
+  } else {
+    check(`${label}: status says draw`, full && /draw/i.test(status) && !/wins/.test(status), `status ${JSON.stringify(status)}, board ${JSON.stringify(marks)}`);
+  }
+  // After the game every cell is disabled, and the winning line is highlighted.
+  const after = await page.$$eval('#board button[data-index]', (bs) => bs.map((b) => ({ d: b.disabled, win: b.classList.contains('win') })));
+  const highlighted = after.map((c, i) => (c.win ? i : -1)).filter((i) => i >= 0);
+  check(`${label}: every cell is disabled after the game`, after.every((c) => c.d));
+  check(`${label}: the winning line is highlighted`, JSON.stringify(highlighted) === JSON.stringify(w ? w.line : []), `highlighted ${highlighted}`);
+  return { marks, winner: w ? w.mark : null, status };
+}
+
+// Compares the analysis view's per-cell scores with the API's move table for the same position.
+async function checkAnalysis(page, base, human, label) {
+  await page.waitForFunction(
+    () => {
+      const empty = [...document.querySelectorAll('#board button[data-index]')].filter((b) => !/, (X|O)$/.test(b.getAttribute('aria-label')));
+      return empty.length > 0 && empty.every((b) => b.querySelector('.score'));
+    },
+    null,
+    { timeout: STEP_MS },
+  );
+  const cells = await readBoard(page);
+  const marks = marksOf(cells);
+  const board = marks.map((m, i) => m || i);
+  const answer = await apiMove(base, { board, player: human, moves: true });
+  const table = new Map(answer.moves.map((m) => [m.index, m]));
+  const problems = [];
+  for (const c of cells) {
+    const entry = table.get(c.index);
+    if (marks[c.index]) {
+      if (entry) problems.push(`cell ${c.index} is taken but the API scores it`);
+      if (c.scoreText !== null) problems.push(`cell ${c.index} is taken but shows a score`);
+      continue;
+    }
+    if (!entry) { problems.push(`the API has no score for empty cell ${c.index}`); continue; }
+    if (Number(c.score) !== entry.score) problems.push(`cell ${c.index}: data-score ${c.score}, API ${entry.score}`);
+    if (Number(c.scoreText) !== entry.score) problems.push(`cell ${c.index}: shows ${JSON.stringify(c.scoreText)}, API ${entry.score}`);
+  }
+  if (table.size !== marks.filter((m) => m === null).length) problems.push(`API table has ${table.size} moves for ${marks.filter((m) => m === null).length} empty cells`);
+  check(`${label}: analysis scores match the API's move table`, problems.length === 0, problems.slice(0, 4).join('; '));
+  return answer;
+}
+
+// ------------------------------------------------------------------ main
+
+async function main() {
+  log(`starting ${path.relative(ROOT, BIN)}`);
+  const base = await startServer();
+  log(`server ready at ${base}`);
+
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`no chromium at ${CHROMIUM} (apt-get install -y chromium)`);
+  browser = await withTimeout(
+    chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      timeout: 30_000,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-dev-shm-usage',
+      ],
+    }),
+    40_000,
+    'launching chromium',
+  );
+  log(`chromium ${browser.version()}`);
+
+  const context = await browser.newContext({ viewport: { width: 1100, height: 1000 }, serviceWorkers: 'block' });
+  context.setDefaultTimeout(STEP_MS);
+  context.setDefaultNavigationTimeout(STEP_MS);
+
+  // Every request the browser makes, from any page of the context.
+  const requests = [];
+  context.on('request', (r) => requests.push(r.url()));
+
+  // Console errors and uncaught exceptions. `expectedErrors` is raised while the test injects a
+  // failing response on purpose (chromium logs the failed load as a console error).
+  const consoleErrors = [];
+  let expectedErrors = false;
+  const watchPage = (page) => {
+    page.on('console', (msg) => {
+      if (msg.type() !== 'error' && msg.type() !== 'warning') return;
+      if (expectedErrors && /Failed to load resource/.test(msg.text())) return;
+      if (msg.type() === 'error') consoleErrors.push(msg.text());
+      else if (VERBOSE) console.log(`console warning: ${msg.text()}`);
+    });
+    page.on('pageerror', (err) => consoleErrors.push(`uncaught: ${err.message}`));
+  };
+
+  const page = await context.newPage();
+  watchPage(page);
+  const response = await page.goto(`${base}/`, { waitUntil: 'load' });
+  check('GET / answers 200', response && response.status() === 200, `status ${response && response.status()}`);
+  check('GET / is HTML', /text\/html/.test((response && response.headers()['content-type']) || ''));
+  await settle(page);
+
+  // --- structure and accessibility of the page
+  {
+    const cells = await readBoard(page);
+    check('the 3x3 board has 9 cell buttons with data-index 0..8',
+      cells.length === 9 && cells.every((c, i) => c.index === i), JSON.stringify(cells.map((c) => c.index)));
+    const labelsOk = cells.every((c, i) => c.label === `Row ${Math.floor(i / 3) + 1}, column ${(i % 3) + 1}, empty`);
+    check('each cell has an aria-label naming its row, column and contents', labelsOk, cells.map((c) => c.label).join(' | '));
+    const roles = await page.$$eval('[role="status"]', (els) => els.map((e) => ({ live: e.getAttribute('aria-live'), text: e.textContent })));
+    check('there is exactly one role=status element', roles.length === 1);
+    check('the status says whose turn it is', /your turn/i.test(roles[0].text) && /\bX\b/.test(roles[0].text), roles[0].text);
+    const meta = await page.$eval('meta[name="viewport"]', (m) => m.content).catch(() => '');
+    check('the page has a responsive viewport meta', /width=device-width/.test(meta), meta);
+    const external = await page.$$eval('script[src], link[href], img[src], iframe', (els) =>
+      els.map((e) => e.getAttribute('src') || e.getAttribute('href')).filter((u) => u && !u.startsWith('data:')));
+    check('the page loads no external resources', external.length === 0, external.join(', '));
+    for (const id of ['size', 'side', 'difficulty', 'new-game', 'undo', 'analysis']) {
+      const labelled = await page.$eval(`#${id}`, (el) => {
+        if (el.labels && el.labels.length) return (el.labels[0].textContent || '').trim().length > 0;
+        return (el.getAttribute('aria-label') || el.textContent || '').trim().length > 0;
+      }).catch(() => false);
+      check(`control #${id} exists and has an accessible name`, labelled);
+    }
+  }
+
+  // --- perfect against perfect: the human plays the best move from the analysis view, which is
+  // checked against the API's table at every position; the game must be a draw.
+  await page.check('#analysis');
+  for (const human of ['X', 'O']) {
+    const game = await playGame(page, human, async (marks, pg) => {
+      const answer = await checkAnalysis(pg, base, human, `analysis, ${human} to move, ${marks.map((m) => m || '.').join('')}`);
+      // The page must show the best move as the cell with the highest score.
+      const best = Math.max(...answer.moves.map((m) => m.score));
+      return answer.moves.find((m) => m.score === best).index;
+    }, `perfect ${human} vs perfect AI`);
+    check(`perfect ${human} vs perfect AI: the game is a draw`, game.winner === null, JSON.stringify(game.marks));
+  }
+  await page.uncheck('#analysis');
+  {
+    const shown = await page.$$eval('#board .score', (els) => els.length);
+    check('turning analysis off hides the scores', shown === 0, `${shown} scores still shown`);
+  }
+
+  // --- fixed lines (the human takes the first free cell of each list), then seeded random games.
+  const fixed = {
+    X: [[0, 8, 2, 6, 4, 1, 3, 5, 7], [4, 0, 8, 2, 6, 1, 3, 5, 7], [1, 3, 5, 7, 0, 2, 6, 8, 4], [0, 4, 8, 2, 6, 1, 3, 5, 7], [0, 5, 7, 1, 2, 3, 4, 6, 8]],
+    O: [[0, 8, 2, 6, 4, 1, 3, 5, 7], [4, 0, 8, 2, 6, 1, 3, 5, 7], [1, 3, 5, 7, 0, 2, 6, 8, 4], [8, 7, 6, 5, 4, 3, 2, 1, 0]],
+  };
+  let losses = 0;
+  let games = 0;
+  for (const human of ['X', 'O']) {
+    for (const [n, order] of fixed[human].entries()) {
+      const g = await playGame(page, human, async (marks) => order.find((i) => marks[i] === null), `fixed line ${n + 1} as ${human}`);
+      games++;
+      if (g.winner === human) losses++;
+    }
+  }
+  log(`fixed lines done`);
+  const random = rng(SEED);
+  const outcomes = { X: { win: 0, draw: 0, loss: 0 }, O: { win: 0, draw: 0, loss: 0 } };
+  for (const human of ['X', 'O']) {
+    for (let n = 0; n < GAMES_PER_SIDE; n++) {
+      const g = await playGame(page, human, async (marks) => {
+        const free = marks.map((m, i) => (m === null ? i : -1)).filter((i) => i >= 0);
+        return free[Math.floor(random() * free.length)];
+      }, `random game ${n + 1} as ${human} (SEED=${SEED})`);
+      games++;
+      if (g.winner === human) losses++;
+      // From the AI's side: the human's loss is the AI's win.
+      outcomes[human][g.winner === null ? 'draw' : g.winner === human ? 'loss' : 'win']++;
+    }
+  }
+  log(`${games} games by clicking: AI lost ${losses}; AI results vs a random human: as O ${JSON.stringify(outcomes.X)}, as X ${JSON.stringify(outcomes.O)}`);
+  check(`the AI lost none of ${games} games on perfect`, losses === 0);
+
+  // --- keyboard play
+  {
+    await newGame(page, { side: 'X' });
+    await page.focus('#analysis');
+    await page.keyboard.press('Tab');
+    const onCell = await page.evaluate(() => document.activeElement && document.activeElement.matches('#board button[data-index]'));
+    check('Tab from the controls reaches the board', onCell);
+    await page.keyboard.press('Control+Home');
+    let at = await page.evaluate(() => document.activeElement.dataset.index);
+    check('Control+Home goes to the first cell', at === '0', `at ${at}`);
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowDown');
+    at = await page.evaluate(() => document.activeElement.dataset.index);
+    check('arrow keys move between cells', at === '4', `at ${at}`);
+    await page.keyboard.press('Enter');
+    await settle(page);
+    let marks = marksOf(await readBoard(page));
+    check('Enter plays the focused cell', marks[4] === 'X' && marks.filter(Boolean).length === 2, JSON.stringify(marks));
+    const focus = await page.evaluate(() => {
+      const el = document.activeElement;
+      return el && el.matches('#board button[data-index]') ? { index: el.dataset.index, disabled: el.disabled } : null;
+    });
+    check('after the AI replies, focus is back on a free cell', focus && !focus.disabled, JSON.stringify(focus));
+    const target = Number(focus && focus.index);
+    await page.keyboard.press('Space');
+    await settle(page);
+    marks = marksOf(await readBoard(page));
+    check('Space plays the focused cell', marks[target] === 'X', `focused ${target}, board ${JSON.stringify(marks)}`);
+  }
+
+  // --- undo: takes back the human's last move and the AI's reply
+  for (const human of ['X', 'O']) {
+    await newGame(page, { side: human });
+    let marks = marksOf(await readBoard(page));
+    const undoDisabled = await page.isDisabled('#undo');
+    check(`undo (${human}): disabled before the first move`, undoDisabled);
+    const first = [0, 1, 2, 3, 4, 5, 6, 7, 8].find((i) => marks[i] === null);
+    await page.click(`#board button[data-index="${first}"]`);
+    await settle(page);
+    const snapshot = marksOf(await readBoard(page));
+    const second = [8, 7, 6, 5, 4, 3, 2, 1, 0].find((i) => snapshot[i] === null);
+    await page.click(`#board button[data-index="${second}"]`);
+    const ph = await settle(page);
+    await page.click('#undo');
+    await settle(page);
+    marks = marksOf(await readBoard(page));
+    check(`undo (${human}): restores the board before the last move`, JSON.stringify(marks) === JSON.stringify(snapshot) && ph !== 'error', `${JSON.stringify(snapshot)} vs ${JSON.stringify(marks)}`);
+    check(`undo (${human}): it is the human's turn again`, /your turn/i.test(await statusText(page)), await statusText(page));
+    await page.click('#undo');
+    await settle(page);
+    marks = marksOf(await readBoard(page));
+    check(`undo (${human}): twice goes back to the start`, marks.filter(Boolean).length === (human === 'X' ? 0 : 1), JSON.stringify(marks));
+  }
+
+  // --- an error from the API is shown, and "Try again" recovers
+  {
+    await newGame(page, { side: 'X' });
+    expectedErrors = true;
+    await page.route('**/v1/move', (route) => route.fulfill({
+      status: 503,
+      contentType: 'application/problem+json',
+      headers: { 'Retry-After': '1' },
+      body: JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'every search slot is busy', code: 'overloaded' }),
+    }), { times: 1 });
+    await page.click('#board button[data-index="4"]');
+    const ph = await settle(page);
+    const errorShown = await page.isVisible('#error');
+    const errorText = (await page.textContent('#error')) || '';
+    check('an API error is shown to the user', ph === 'error' && errorShown && /Service Unavailable|busy/.test(errorText), `phase ${ph}, error ${JSON.stringify(errorText)}`);
+    check('the status says the AI could not move', /could not/i.test(await statusText(page)), await statusText(page));
+    await page.click('#retry');
+    const ph2 = await settle(page);
+    const marks = marksOf(await readBoard(page));
+    check('"Try again" recovers after an error', ph2 === 'human' && marks.filter(Boolean).length === 2 && !(await page.isVisible('#error')), `phase ${ph2}, ${JSON.stringify(marks)}`);
+    await page.unrouteAll({ behavior: 'wait' });
+    expectedErrors = false;
+  }
+
+  // --- bigger boards: one move on 4x4 (four in a row) as X, and the AI opening 5x5 as X
+  {
+    const ph = await newGame(page, { size: '4x4x4', side: 'X' });
+    let cells = await readBoard(page);
+    check('4x4: 16 cells, labelled by row and column', cells.length === 16 && cells[15].label === 'Row 4, column 4, empty' && ph === 'human', `${cells.length} cells, last ${cells.at(-1) && cells.at(-1).label}`);
+    const t0 = Date.now();
+    await page.click('#board button[data-index="5"]');
+    const ph2 = await settle(page);
+    cells = await readBoard(page);
+    const marks = marksOf(cells);
+    check('4x4: the AI answers one move', ph2 === 'human' && marks[5] === 'X' && marks.filter((m) => m === 'O').length === 1, `phase ${ph2}, ${JSON.stringify(marks)}`);
+    log(`4x4 AI move took ${Date.now() - t0} ms`);
+    const expl = ((await page.textContent('#explanation')) || '').trim();
+    check('4x4: an explanation is shown after the AI move', expl.length > 0 && /O/.test(expl), expl);
+
+    const ph3 = await newGame(page, { size: '5x5x4', side: 'O' });
+    const m5 = marksOf(await readBoard(page));
+    check('5x5 as O: the AI opens', ph3 === 'human' && m5.length === 25 && m5.filter((m) => m === 'X').length === 1, `phase ${ph3}`);
+  }
+
+  // --- screenshots: desktop (docs/screenshot.png) and phone (artifacts/phone.png)
+  {
+    await newGame(page, { size: '3x3x3', side: 'X' });
+    // X 0, O 4, X 8, O 1: X must block at 7, so the scores show a draw and several losses.
+    await page.click('#board button[data-index="0"]');
+    await settle(page);
+    await page.click('#board button[data-index="8"]');
+    await settle(page);
+    await page.check('#analysis');
+    await page.waitForFunction(() => document.querySelectorAll('#board .score').length > 0, null, { timeout: STEP_MS });
+    const expl = ((await page.textContent('#explanation')) || '').trim();
+    check('3x3: the explanation sentence is shown after the AI move', expl.length > 10, expl);
+    fs.mkdirSync(path.join(ROOT, 'docs'), { recursive: true });
+    await page.setViewportSize({ width: 1000, height: 900 });
+    await page.screenshot({ path: path.join(ROOT, 'docs', 'screenshot.png'), fullPage: true });
+    check('desktop screenshot saved to docs/screenshot.png', fs.statSync(path.join(ROOT, 'docs', 'screenshot.png')).size > 5000);
+    await page.uncheck('#analysis');
+  }
+
+  {
+    const phone = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      deviceScaleFactor: 2,
+      isMobile: true,
+      hasTouch: true,
+      serviceWorkers: 'block',
+    });
+    phone.setDefaultTimeout(STEP_MS);
+    phone.on('request', (r) => requests.push(r.url()));
+    const p = await phone.newPage();
+    watchPage(p);
+    await p.goto(`${base}/`, { waitUntil: 'load' });
+    await settle(p);
+    for (const size of ['3x3x3', '4x4x4', '5x5x4', '7x7x5', '15x15x5']) {
+      await newGame(p, { size, side: 'X' });
+      const fit = await p.evaluate(() => {
+        const board = document.getElementById('board').getBoundingClientRect();
+        return { scroll: document.documentElement.scrollWidth, width: window.innerWidth, right: board.right };
+      });
+      check(`phone: the ${size} board fits the screen without sideways scrolling`, fit.scroll <= fit.width && fit.right <= fit.width, JSON.stringify(fit));
+      if (size === '15x15x5') {
+        fs.mkdirSync(path.join(ROOT, 'artifacts'), { recursive: true });
+        await p.screenshot({ path: path.join(ROOT, 'artifacts', 'phone-15x15.png'), fullPage: true });
+      }
+    }
+    await newGame(p, { size: '3x3x3', side: 'O' });
+    const free = marksOf(await readBoard(p)).findIndex((m, i) => m === null && i >= 4);
+    await p.tap(`#board button[data-index="${free}"]`);
+    await settle(p);
+    const box = await p.$eval('#board button[data-index="0"]', (b) => b.getBoundingClientRect().width);
+    check('phone: 3x3 cells are comfortably tappable (>= 44 px)', box >= 44, `${box}px`);
+    fs.mkdirSync(path.join(ROOT, 'artifacts'), { recursive: true });
+    await p.screenshot({ path: path.join(ROOT, 'artifacts', 'phone.png'), fullPage: true });
+    check('phone screenshot saved to artifacts/phone.png', fs.existsSync(path.join(ROOT, 'artifacts', 'phone.png')));
+    await phone.close();
+  }
+
+  // --- nothing left the machine, nothing went wrong in the console
+  const foreign = requests.filter((u) => {
+    try {
+      const url = new URL(u);
+      if (url.protocol === 'data:' || url.protocol === 'about:' || url.protocol === 'blob:') return false;
+      return url.hostname !== '127.0.0.1';
+    } catch (_) {
+      return true;
+    }
+  });
+  check(`every request (${requests.length}) went to 127.0.0.1`, requests.length > 0 && foreign.length === 0, foreign.slice(0, 5).join(', '));
+  check('no console errors or uncaught exceptions', consoleErrors.length === 0, consoleErrors.slice(0, 5).join(' | '));
+}
+
+try {
+  await main();
+} catch (err) {
+  check('the run completes without an exception', false, err && err.stack ? err.stack.split('\n').slice(0, 4).join(' / ') : String(err));
+}
+clearTimeout(watchdog);
+await Promise.race([cleanup(), sleep(10_000)]);
+finish();
