@@ -531,7 +531,7 @@ async function main() {
       contentType: 'application/problem+json',
       headers: { 'Retry-After': '1' },
       body: JSON.stringify({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'every search slot is busy', code: 'overloaded' }),
-    }), { times: 1 });
+    }), { times: 2 });   // the page retries a 503 once by itself, so fail twice
     await page.click('#board button[data-index="4"]');
     const ph = await settle(page);
     const errorShown = await page.isVisible('#error');
@@ -544,6 +544,40 @@ async function main() {
     check('"Try again" recovers after an error', ph2 === 'human' && marks.filter(Boolean).length === 2 && !(await page.isVisible('#error')), `phase ${ph2}, ${JSON.stringify(marks)}`);
     await page.unrouteAll({ behavior: 'wait' });
     expectedErrors = false;
+  }
+
+  // --- the human can win: a stand-in for the API plays weak moves (O answers 3, then 5), so X wins
+  // on the diagonal 0-4-8; the page must see the win itself, say so, and stop asking the AI.
+  {
+    await newGame(page, { side: 'X' });
+    const weak = [3, 5, 6, 7];
+    let calls = 0;
+    await page.route('**/v1/move', async (route) => {
+      calls++;
+      const req = JSON.parse(route.request().postData() || '{}');
+      const board = req.board.slice();
+      const index = weak.find((i) => board[i] === i);
+      board[index] = 'O';
+      await route.fulfill({
+        status: 200,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          index, score: 0, player: 'O', outcome: 'draw', plies: 9, exact: true, board,
+          status: { state: 'in_play', winner: null, line: [] }, pv: [index], explanation: `O plays ${index}.`,
+        }),
+      });
+    });
+    for (const i of [0, 4, 8]) {
+      await page.click(`#board button[data-index="${i}"]`);
+      await settle(page);
+    }
+    const marks = marksOf(await readBoard(page));
+    const status = await statusText(page);
+    check('a human win is detected by the page', (await phase(page)) === 'over' && /\bX wins\b/.test(status) && /you/i.test(status), `status ${JSON.stringify(status)}, ${JSON.stringify(marks)}`);
+    check('no AI move is requested after the human wins', calls === 2, `${calls} calls`);
+    const line = await page.$$eval('#board button.win', (bs) => bs.map((b) => Number(b.dataset.index)));
+    check('the human\'s winning line is highlighted', JSON.stringify(line) === '[0,4,8]', JSON.stringify(line));
+    await page.unrouteAll({ behavior: 'wait' });
   }
 
   // --- bigger boards: one move on 4x4 (four in a row) as X, and the AI opening 5x5 as X
