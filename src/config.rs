@@ -1,11 +1,13 @@
 //! Configuration: command-line flags, each also read from an environment variable, parsed once in
 //! `main` and passed down.
 
+use std::num::NonZeroU32;
 use std::time::Duration;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::api::Settings;
+use crate::api::rate_limit::RateLimitSettings;
 use crate::server::ServeOptions;
 
 /// Best moves for tic-tac-toe and other m,n,k games, over HTTP.
@@ -51,6 +53,15 @@ pub struct Config {
     /// Deepest search a request may ask for, in plies.
     #[arg(long, env = "MAX_DEPTH", default_value_t = 225)]
     pub max_depth: u32,
+    /// Per-client rate limit in requests per second; 0 turns it off (the default).
+    #[arg(long, env = "RATE_LIMIT_PER_SECOND", default_value_t = 0)]
+    pub rate_limit_per_second: u32,
+    /// Requests a client may send in a burst above the rate limit.
+    #[arg(long, env = "RATE_LIMIT_BURST", default_value_t = 50)]
+    pub rate_limit_burst: u32,
+    /// Key the rate limit by the first `X-Forwarded-For` address (only behind a trusted proxy).
+    #[arg(long, env = "TRUST_FORWARDED_FOR", default_value_t = false)]
+    pub trust_forwarded_for: bool,
     /// How long open requests get to finish after SIGTERM, in milliseconds.
     #[arg(long, env = "SHUTDOWN_GRACE_MS", default_value_t = 20_000)]
     pub shutdown_grace_ms: u64,
@@ -96,6 +107,13 @@ impl Config {
                 .map(|o| o.trim().to_owned())
                 .filter(|o| !o.is_empty() && o != "*")
                 .collect(),
+            rate_limit: NonZeroU32::new(self.rate_limit_per_second).map(|per_second| {
+                RateLimitSettings {
+                    per_second,
+                    burst: NonZeroU32::new(self.rate_limit_burst).unwrap_or(per_second),
+                    trust_forwarded_for: self.trust_forwarded_for,
+                }
+            }),
         }
     }
 

@@ -10,6 +10,9 @@ use hyper_util::server::conn::auto::Builder;
 use hyper_util::server::graceful::GracefulShutdown;
 use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
+use tower::ServiceExt;
+
+use crate::api::rate_limit::ClientAddr;
 
 /// Connection-level limits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,8 +55,8 @@ pub async fn serve(
     loop {
         tokio::select! {
             accepted = listener.accept() => {
-                let stream = match accepted {
-                    Ok((stream, _)) => stream,
+                let (stream, peer) = match accepted {
+                    Ok(accepted) => accepted,
                     Err(error) => {
                         tracing::warn!(%error, "accept failed");
                         tokio::time::sleep(Duration::from_millis(50)).await;
@@ -64,7 +67,12 @@ pub async fn serve(
                 if let Err(error) = stream.set_nodelay(true) {
                     tracing::debug!(%error, "could not set TCP_NODELAY");
                 }
-                let service = TowerToHyperService::new(app.clone());
+                let service = TowerToHyperService::new(app.clone().map_request(
+                    move |mut request: axum::http::Request<hyper::body::Incoming>| {
+                        request.extensions_mut().insert(ClientAddr(peer.ip()));
+                        request
+                    },
+                ));
                 let connection = builder
                     .serve_connection_with_upgrades(TokioIo::new(stream), service)
                     .into_owned();

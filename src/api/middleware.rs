@@ -67,6 +67,16 @@ fn cors(origins: &[String]) -> CorsLayer {
 /// Wraps the router in the service's layers, outermost first: request id, tracing, panic guard,
 /// security headers, CORS, timeout.
 pub fn stack(router: Router, settings: &Settings) -> Router {
+    let router = match settings.rate_limit {
+        Some(limit) => {
+            let limiter = super::rate_limit::Limiter::new(limit);
+            if tokio::runtime::Handle::try_current().is_ok() {
+                super::rate_limit::spawn_cleanup(limiter.clone());
+            }
+            router.layer(from_fn_with_state(limiter, super::rate_limit::limit))
+        }
+        None => router,
+    };
     let trace = TraceLayer::new_for_http()
         .make_span_with(|request: &Request| {
             let path = request

@@ -4,6 +4,7 @@
 
 pub mod metrics;
 pub mod problem;
+pub mod rate_limit;
 pub mod wire;
 
 mod docs;
@@ -43,6 +44,8 @@ pub struct Settings {
     pub max_depth: u32,
     /// Origins allowed by CORS; empty means any origin (without credentials).
     pub cors_origins: Vec<String>,
+    /// The per-client rate limit, if any.
+    pub rate_limit: Option<rate_limit::RateLimitSettings>,
 }
 
 impl Default for Settings {
@@ -56,6 +59,7 @@ impl Default for Settings {
             max_time_limit_ms: 5_000,
             max_depth: 225,
             cors_origins: Vec::new(),
+            rate_limit: None,
         }
     }
 }

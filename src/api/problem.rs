@@ -86,6 +86,11 @@ pub enum ApiError {
     NotFound,
     /// 405: the route exists but not for this method.
     MethodNotAllowed,
+    /// 429: this client sent more requests than the per-client rate limit allows.
+    RateLimited {
+        /// Seconds to wait, sent as `Retry-After`.
+        retry_after: u32,
+    },
     /// 503: too many searches are running; try again after `retry_after` seconds.
     Overloaded {
         /// Seconds to wait, sent as `Retry-After`.
@@ -129,6 +134,7 @@ impl ApiError {
             }
             Self::NotFound => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            Self::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             Self::Overloaded { .. } | Self::Timeout | Self::NotReady => {
                 StatusCode::SERVICE_UNAVAILABLE
             }
@@ -148,6 +154,7 @@ impl ApiError {
             Self::Position(e) => e.code(),
             Self::NotFound => "not_found",
             Self::MethodNotAllowed => "method_not_allowed",
+            Self::RateLimited { .. } => "rate_limited",
             Self::Overloaded { .. } => "overloaded",
             Self::Timeout => "timeout",
             Self::NotReady => "not_ready",
@@ -169,6 +176,7 @@ impl ApiError {
             "game_over" => "Game over",
             "not_found" => "Not found",
             "method_not_allowed" => "Method not allowed",
+            "rate_limited" => "Too many requests",
             "overloaded" => "Overloaded",
             "timeout" => "Request timed out",
             "not_ready" => "Not ready",
@@ -213,6 +221,9 @@ impl ApiError {
             }
             Self::NotFound => "there is no such resource; see /docs for the API".to_owned(),
             Self::MethodNotAllowed => "this resource does not support that method".to_owned(),
+            Self::RateLimited { retry_after } => {
+                format!("this client is over its request rate; retry after {retry_after} second(s)")
+            }
             Self::Overloaded { retry_after } => {
                 format!("too many searches are running; retry after {retry_after} second(s)")
             }
@@ -244,7 +255,9 @@ impl IntoResponse for ApiError {
         let headers = response.headers_mut();
         headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
         let retry_after = match self {
-            Self::Overloaded { retry_after } => Some(retry_after),
+            Self::Overloaded { retry_after } | Self::RateLimited { retry_after } => {
+                Some(retry_after)
+            }
             Self::Timeout | Self::NotReady => Some(1),
             _ => None,
         };
