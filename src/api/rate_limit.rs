@@ -73,7 +73,12 @@ impl Limiter {
 }
 
 /// Lets the request through, or answers 429 when its client is over the limit.
+///
+/// Probes and metrics are exempt, so a busy client cannot make its replica look unhealthy.
 pub async fn limit(State(limiter): State<Limiter>, request: Request, next: Next) -> Response {
+    if matches!(request.uri().path(), "/healthz" | "/readyz" | "/metrics") {
+        return next.run(request).await;
+    }
     let peer = request.extensions().get::<ClientAddr>().copied();
     let client = limiter.client(request.headers(), peer);
     match limiter.limiter.check_key(&client) {
