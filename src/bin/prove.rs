@@ -20,9 +20,16 @@ fn main() {
     );
     for (rows, cols, k) in [(4, 4, 4), (5, 4, 4), (5, 5, 4)] {
         let position = empty(rows, cols, k);
-        let start = Instant::now();
-        let analysis = analyze(&position, Scoring::Depth, &SearchLimits::default());
-        let seconds = start.elapsed().as_secs_f64();
+        // Best of three: the first run also pays for faulting in the transposition table's pages,
+        // which a running service does once per pooled table.
+        let (analysis, seconds) = (0..3)
+            .map(|_| {
+                let start = Instant::now();
+                let analysis = analyze(&position, Scoring::Depth, &SearchLimits::default());
+                (analysis, start.elapsed().as_secs_f64())
+            })
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+            .expect("three runs");
         let best = analysis.best_move();
         println!(
             "{:<10} {:>8} {:>6} {:>12} {:>12.0} {:>10.4}",

@@ -35,6 +35,9 @@ pub struct Board {
     cell_windows: Vec<u32>,
     /// Stones of each side in each window.
     counts: Vec<[u8; 2]>,
+    /// Windows through each cell that do not hold stones of both sides: a cell with none is
+    /// dead, and playing it is as good as playing any other dead cell.
+    cell_live: Vec<u8>,
     /// Contribution of a window by its counts, indexed `x * (k + 1) + o`.
     contribution: Vec<Contribution>,
     /// Move-ordering bonus for playing into a window with `own` stones and no enemy stone.
@@ -169,6 +172,7 @@ impl Board {
             cell_window_start,
             cell_windows,
             counts: vec![[0, 0]; lines.len()],
+            cell_live: per_cell.iter().map(|list| list.len() as u8).collect(),
             contribution,
             attack_bonus,
             block_bonus,
@@ -249,11 +253,32 @@ impl Board {
             self.account(w, -1);
             self.counts[w][side] += 1;
             self.account(w, 1);
+            let [x, o] = self.counts[w];
+            if x > 0 && o > 0 && self.counts[w][side] == 1 {
+                self.window_died(w, true);
+            }
         }
         for (t, key) in self.keys.iter_mut().enumerate() {
             let image = self.symmetries[t][cell] as usize;
             *key ^= self.zobrist[image][side];
         }
+    }
+
+    /// Keeps the per-cell live-window counts when window `w` dies (or revives, on undo).
+    fn window_died(&mut self, w: usize, died: bool) {
+        for i in w * self.k..(w + 1) * self.k {
+            let c = self.window_cells[i] as usize;
+            if died {
+                self.cell_live[c] -= 1;
+            } else {
+                self.cell_live[c] += 1;
+            }
+        }
+    }
+
+    /// Whether no line through `cell` can be completed by either side any more.
+    pub fn is_dead(&self, cell: usize) -> bool {
+        self.cell_live[cell] == 0
     }
 
     /// Takes the stone of `side` off `cell`.
@@ -267,6 +292,10 @@ impl Board {
         );
         for i in a..b {
             let w = self.cell_windows[i] as usize;
+            let [x, o] = self.counts[w];
+            if x > 0 && o > 0 && self.counts[w][side] == 1 {
+                self.window_died(w, false);
+            }
             self.account(w, -1);
             self.counts[w][side] -= 1;
             self.account(w, 1);
@@ -290,12 +319,12 @@ impl Board {
     }
 
     /// `cell` seen through symmetry `t`.
-    pub fn to_canonical(&self, t: usize, cell: usize) -> usize {
+    pub fn canonical_cell(&self, t: usize, cell: usize) -> usize {
         self.symmetries[t][cell] as usize
     }
 
     /// The cell that symmetry `t` maps onto `cell`.
-    pub fn from_canonical(&self, t: usize, cell: usize) -> usize {
+    pub fn actual_cell(&self, t: usize, cell: usize) -> usize {
         self.inverses[t][cell] as usize
     }
 
@@ -449,7 +478,7 @@ mod tests {
     #[test]
     fn play_then_undo_restores_every_counter() {
         let geometry = Geometry::new(5, 5, 4).unwrap();
-        let mut board = Board::new(geometry, &vec![None; 25]);
+        let mut board = Board::new(geometry, &[None; 25]);
         let before = (
             board.live,
             board.threats,
@@ -457,6 +486,7 @@ mod tests {
             board.weight,
             board.keys.clone(),
         );
+        let live_before = board.cell_live.clone();
         for (i, &c) in [12, 6, 18, 0, 24].iter().enumerate() {
             board.play(c, i % 2);
         }
@@ -471,5 +501,6 @@ mod tests {
             board.keys.clone(),
         );
         assert_eq!(before, after);
+        assert_eq!(live_before, board.cell_live);
     }
 }

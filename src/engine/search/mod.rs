@@ -521,7 +521,7 @@ impl Searcher<'_> {
     fn search(&mut self, depth: i32, ply: i32, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
         if self.check_deadline
-            && self.nodes % DEADLINE_CHECK_INTERVAL == 0
+            && self.nodes.is_multiple_of(DEADLINE_CHECK_INTERVAL)
             && self.deadline_passed()
         {
             self.aborted = true;
@@ -575,7 +575,7 @@ impl Searcher<'_> {
         if let Some(entry) = self.table.probe(key) {
             hash_move = entry
                 .best
-                .map(|m| self.board.from_canonical(symmetry, m))
+                .map(|m| self.board.actual_cell(symmetry, m))
                 .filter(|&m| self.board.is_empty(m));
             if entry.proven || entry.depth >= depth {
                 let score = from_table(entry.score, ply);
@@ -612,9 +612,17 @@ impl Searcher<'_> {
         let mut moves = std::mem::take(&mut self.buffers[ply as usize]);
         moves.clear();
         if forced.is_none() && best < beta {
+            // Dead cells lead to positions of equal value: one of them is enough.
+            let mut dead_seen = first.is_some_and(|c| self.board.is_dead(c));
             for cell in 0..self.board.cell_count() {
                 if !self.board.is_empty(cell) || Some(cell) == first {
                     continue;
+                }
+                if self.board.is_dead(cell) {
+                    if dead_seen {
+                        continue;
+                    }
+                    dead_seen = true;
                 }
                 let priority = i64::from(self.board.move_priority(cell, side)) * 1024
                     + self.history[cell][side].min(1023);
@@ -637,11 +645,9 @@ impl Searcher<'_> {
                 }
             }
         }
-        if best >= beta {
-            if let Some(cell) = best_move {
-                let bonus = i64::from(depth.max(1));
-                self.history[cell][side] += bonus * bonus;
-            }
+        if let Some(cell) = best_move.filter(|_| best >= beta) {
+            let bonus = i64::from(depth.max(1));
+            self.history[cell][side] += bonus * bonus;
         }
         self.buffers[ply as usize] = moves;
         if self.aborted {
@@ -661,7 +667,7 @@ impl Searcher<'_> {
                 bound,
                 depth,
                 proven: self.estimates == estimates_before,
-                best: best_move.map(|m| self.board.to_canonical(symmetry, m)),
+                best: best_move.map(|m| self.board.canonical_cell(symmetry, m)),
             },
         );
         best
