@@ -54,10 +54,8 @@ impl Server {
     fn wait_until_ready(&self) {
         let deadline = Instant::now() + Duration::from_secs(5);
         loop {
-            if let Ok(response) = request(self.address(), "GET", "/readyz", None) {
-                if response.status == 200 {
-                    return;
-                }
+            if request(self.address(), "GET", "/readyz", None).is_ok_and(|r| r.status == 200) {
+                return;
             }
             assert!(
                 Instant::now() < deadline,
