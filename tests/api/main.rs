@@ -1,0 +1,10 @@
+//! The HTTP API through the production router (`app(state).oneshot(request)`) and over a real
+//! socket.
+
+mod errors;
+mod formats;
+mod helpers;
+mod moves;
+mod openapi;
+mod operations;
+mod socket;
