@@ -44,6 +44,9 @@ const INFINITY: i32 = WIN + 1;
 const DEADLINE_CHECK_INTERVAL: u64 = 1024;
 /// A small bonus for having the move, in evaluation units.
 const TEMPO: i64 = 2;
+/// Nodes this close to the horizon skip the table: they are cheaper to search again than a
+/// likely cache miss.
+const TABLE_MIN_DEPTH: i32 = 3;
 /// Boards with at most this many empty cells are proven outright after [`SHALLOW_DEPTH`].
 const PROOF_JUMP_EMPTIES: i32 = 30;
 /// Iterations run before jumping to the full-depth proof on small boards (a fallback answer if
@@ -572,7 +575,8 @@ impl Searcher<'_> {
 
         let (key, symmetry) = self.board.canonical_key();
         let mut hash_move = None;
-        if let Some(entry) = self.table.probe(key) {
+        let use_table = depth >= TABLE_MIN_DEPTH;
+        if let Some(entry) = self.table.probe(key).filter(|_| use_table) {
             hash_move = entry
                 .best
                 .map(|m| self.board.actual_cell(symmetry, m))
@@ -660,6 +664,9 @@ impl Searcher<'_> {
         } else {
             Bound::Exact
         };
+        if !use_table {
+            return best;
+        }
         self.table.store(
             key,
             Entry {
