@@ -5,7 +5,7 @@
 
 use std::hint::black_box;
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_main};
 use minimax_move::engine::{Geometry, Position, Scoring, SearchLimits, analyze};
 
 const SEED_BOARD: &str = "O.XX.X.OO";
@@ -122,5 +122,9 @@ fn plain_minimax(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, table_lookup, plain_minimax);
-criterion_main!(benches);
+/// The generated group function is private here so that it needs no rustdoc.
+mod group {
+    use super::{plain_minimax, table_lookup};
+    criterion::criterion_group!(benches, table_lookup, plain_minimax);
+}
+criterion_main!(group::benches);
