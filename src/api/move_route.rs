@@ -3,8 +3,8 @@
 use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
-use axum::extract::rejection::{BytesRejection, QueryRejection};
-use axum::extract::{Query, State};
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{FromRequest, Query, Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use rand::{RngCore, SeedableRng};
@@ -17,7 +17,7 @@ use utoipa_axum::routes;
 
 use super::wire::{
     DifficultyParam, GameState, GameStatus, Mark, MoveEntry, MoveRequest, MoveResponse,
-    ScoringParam, TieBreakParam, ValidRequest, parse_request,
+    ScoringParam, TieBreakParam, ValidRequest, parse_body,
 };
 use super::{ApiError, AppState, Settings};
 use crate::engine::{
@@ -70,27 +70,23 @@ fn is_json(headers: &HeaderMap) -> bool {
         (status = 503, description = "Overloaded or timed out; retry later", body = super::Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u32, description = "Seconds to wait"))),
     ))]
-async fn post_move(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Response, ApiError> {
-    if !is_json(&headers) {
+async fn post_move(State(state): State<AppState>, request: Request) -> Result<Response, ApiError> {
+    // Taking the request whole, rather than a `HeaderMap` extractor, avoids cloning the headers.
+    if !is_json(request.headers()) {
         return Err(ApiError::UnsupportedMediaType);
     }
-    let body = body.map_err(|rejection| {
-        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::PayloadTooLarge {
-                limit: state.settings().body_limit,
+    let body = Bytes::from_request(request, &state)
+        .await
+        .map_err(|rejection| {
+            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::PayloadTooLarge {
+                    limit: state.settings().body_limit,
+                }
+            } else {
+                ApiError::MalformedJson(rejection.body_text())
             }
-        } else {
-            ApiError::MalformedJson(rejection.body_text())
-        }
-    })?;
-    let value: Value =
-        serde_json::from_slice(&body).map_err(|e| ApiError::MalformedJson(e.to_string()))?;
-    let request = parse_request(value)?;
-    respond(&state, request).await
+        })?;
+    respond(&state, parse_body(&body)?).await
 }
 
 /// Query parameters of `GET /v1/move`: the same options as the POST body.
@@ -292,7 +288,9 @@ fn answer(request: &ValidRequest, settings: &Settings) -> Vec<u8> {
         ),
         seed,
     };
-    serde_json::to_vec(&response).expect("a response serializes")
+    let mut body = Vec::with_capacity(1024);
+    serde_json::to_writer(&mut body, &response).expect("a response serializes");
+    body
 }
 
 const fn mark(player: Player) -> Mark {

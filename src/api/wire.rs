@@ -416,6 +416,49 @@ impl TryFrom<MoveRequest> for ValidRequest {
     }
 }
 
+/// The 422 for a body of the wrong shape, naming the field serde stopped at.
+fn shape_error(error: &serde_path_to_error::Error<serde_json::Error>) -> ApiError {
+    let pointer: String = error
+        .path()
+        .iter()
+        .map(|segment| format!("/{}", segment.to_string().trim_start_matches('.')))
+        .collect();
+    let detail = error.inner().to_string();
+    let code = if detail.starts_with("unknown field") {
+        "unknown_field"
+    } else {
+        "invalid_request"
+    };
+    let pointer = if pointer == "/?" {
+        String::new()
+    } else {
+        pointer
+    };
+    ApiError::invalid(code, pointer, detail)
+}
+
+/// Parses a request body: a JSON object, or a bare board (array or compact string).
+///
+/// # Errors
+/// 400 for malformed JSON; a 422 naming the offending field for a body of the wrong shape, or any
+/// board problem.
+pub fn parse_body(body: &[u8]) -> Result<ValidRequest, ApiError> {
+    // The common case, an object, is read straight from the bytes with no intermediate `Value`.
+    // Any failure takes the careful path below, which tells malformed JSON (400) from JSON of the
+    // wrong shape (422) however late in the body the problem is.
+    let is_object = body.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
+    let mut deserializer = serde_json::Deserializer::from_slice(body);
+    if is_object
+        && let Ok(request) = MoveRequest::deserialize(&mut deserializer)
+        && deserializer.end().is_ok()
+    {
+        return ValidRequest::try_from(request);
+    }
+    let value: Value =
+        serde_json::from_slice(body).map_err(|e| ApiError::MalformedJson(e.to_string()))?;
+    parse_request(value)
+}
+
 /// Parses a request body that is already known to be JSON: an object, or a bare board.
 ///
 /// # Errors
@@ -423,25 +466,7 @@ impl TryFrom<MoveRequest> for ValidRequest {
 pub fn parse_request(body: Value) -> Result<ValidRequest, ApiError> {
     let request = match body {
         Value::Object(_) => {
-            serde_path_to_error::deserialize::<_, MoveRequest>(body).map_err(|e| {
-                let pointer = e
-                    .path()
-                    .iter()
-                    .map(|segment| format!("/{}", segment.to_string().trim_start_matches('.')))
-                    .collect::<String>();
-                let detail = e.inner().to_string();
-                let code = if detail.starts_with("unknown field") {
-                    "unknown_field"
-                } else {
-                    "invalid_request"
-                };
-                let pointer = if pointer.is_empty() || pointer == "/?" {
-                    String::new()
-                } else {
-                    pointer
-                };
-                ApiError::invalid(code, pointer, detail)
-            })?
+            serde_path_to_error::deserialize::<_, MoveRequest>(body).map_err(|e| shape_error(&e))?
         }
         board @ (Value::Array(_) | Value::String(_)) => MoveRequest::for_board(board),
         other => {

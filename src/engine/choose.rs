@@ -95,29 +95,8 @@ pub fn choose(
     random: &mut dyn FnMut() -> u64,
 ) -> usize {
     let moves = &analysis.moves;
-    let position_of = |index: usize| moves.iter().position(|m| m.index == index);
-    let wins = immediate_wins(position.geometry(), position.cells(), position.to_move());
-    let threats = immediate_wins(
-        position.geometry(),
-        position.cells(),
-        position.to_move().opponent(),
-    );
-    // The candidates the hard rules leave: immediate wins first, then (on hard) blocks.
-    let forced: Vec<usize> = if !wins.is_empty() {
-        wins.iter().filter_map(|&i| position_of(i)).collect()
-    } else if difficulty == Difficulty::Hard && !threats.is_empty() {
-        threats.iter().filter_map(|&i| position_of(i)).collect()
-    } else {
-        Vec::new()
-    };
-    let plays_best =
-        difficulty == Difficulty::Perfect || random() % 100 < difficulty.best_move_percent();
-    let pool: Vec<usize> = if plays_best {
-        let among: Vec<usize> = if forced.is_empty() {
-            (0..moves.len()).collect()
-        } else {
-            forced
-        };
+    let everything = || (0..moves.len()).collect::<Vec<_>>();
+    let best_among = |among: Vec<usize>| {
         let top = among
             .iter()
             .map(|&p| moves[p].score.value())
@@ -125,15 +104,48 @@ pub fn choose(
         among
             .into_iter()
             .filter(|&p| moves[p].score.value() == top)
-            .collect()
-    } else if forced.is_empty() {
-        (0..moves.len()).collect()
+            .collect::<Vec<_>>()
+    };
+    let pick = |pool: &[usize], random: &mut dyn FnMut() -> u64| match pool {
+        [only] => *only,
+        _ => pool[(random() % pool.len() as u64) as usize],
+    };
+    if difficulty == Difficulty::Perfect {
+        // The best moves by the requested scoring. Under classic scoring a slower win scores the
+        // same as an immediate one, and the lowest index among them is the contract's answer.
+        let pool = best_among(everything());
+        return match tie_break {
+            TieBreak::First => pool[0],
+            TieBreak::Random => pick(&pool, random),
+        };
+    }
+    let position_of = |index: usize| moves.iter().position(|m| m.index == index);
+    let wins = immediate_wins(position.geometry(), position.cells(), position.to_move());
+    // The candidates the hard rules leave: immediate wins first, then (on hard) blocks.
+    let forced: Vec<usize> = if !wins.is_empty() {
+        wins.iter().filter_map(|&i| position_of(i)).collect()
+    } else if difficulty == Difficulty::Hard {
+        let threats = immediate_wins(
+            position.geometry(),
+            position.cells(),
+            position.to_move().opponent(),
+        );
+        threats.iter().filter_map(|&i| position_of(i)).collect()
+    } else {
+        Vec::new()
+    };
+    let candidates = if forced.is_empty() {
+        everything()
     } else {
         forced
     };
-    match tie_break {
-        TieBreak::First if plays_best => pool[0],
-        _ if pool.len() == 1 => pool[0],
-        _ => pool[(random() % pool.len() as u64) as usize],
+    if random() % 100 < difficulty.best_move_percent() {
+        let pool = best_among(candidates);
+        match tie_break {
+            TieBreak::First => pool[0],
+            TieBreak::Random => pick(&pool, random),
+        }
+    } else {
+        pick(&candidates, random)
     }
 }

@@ -1,9 +1,6 @@
 //! Plain-language answers: the expected line of play and a sentence a chatbot can say.
 
-use super::{
-    GameResult, Geometry, MoveScore, Outcome, Position, Scoring, SearchLimits, analyze,
-    immediate_wins,
-};
+use super::{GameResult, Geometry, MoveScore, Outcome, Position, immediate_wins};
 
 /// The expected line of best play starting with `first` (which must be legal): `first`, then each
 /// side's best reply (lowest index among equals) until the game ends.
@@ -15,22 +12,15 @@ use super::{
 /// If `first` is not an empty cell of `position`.
 #[must_use]
 pub fn principal_variation(position: &Position, first: usize) -> Vec<usize> {
-    let mut line = vec![first];
-    if !position.geometry().is_tic_tac_toe() {
-        return line;
+    assert!(
+        position.cells().get(first) == Some(&None),
+        "the first move must be an empty cell"
+    );
+    if position.geometry().is_tic_tac_toe() {
+        super::solved::principal_variation(position, first)
+    } else {
+        vec![first]
     }
-    let mut next = position
-        .try_play(first)
-        .expect("the first move is legal")
-        .next;
-    while let Some(current) = next {
-        let reply = analyze(&current, Scoring::Depth, &SearchLimits::default())
-            .best_move()
-            .index;
-        line.push(reply);
-        next = current.try_play(reply).expect("a best move is legal").next;
-    }
-    line
 }
 
 /// A name for a winning line: "the middle row", "the left column", "the diagonal 0-4-8"...
@@ -97,7 +87,7 @@ pub fn explanation(
     } else {
         format!("{me} plays {i}")
     };
-    let moves_for = |plies: u32| (plies + 1) / 2;
+    let moves_for = |plies: u32| plies.div_ceil(2);
     let sentence = match (chosen.outcome, chosen.plies) {
         (Outcome::Win, Some(plies)) => {
             let n = moves_for(plies);
@@ -134,10 +124,10 @@ fn rating(h: f64) -> &'static str {
 
 fn winning_lines(geometry: Geometry, result: &GameResult, last: usize) -> String {
     let names: Vec<String> = geometry
-        .lines()
-        .into_iter()
+        .line_list()
+        .iter()
         .filter(|line| line.contains(&last) && line.iter().all(|c| result.line.contains(c)))
-        .map(|line| line_name(geometry, &line))
+        .map(|line| line_name(geometry, line))
         .collect();
     names.join(" and ")
 }

@@ -144,3 +144,34 @@ pub fn analyze(position: &Position, scoring: Scoring) -> Analysis {
         .collect();
     Analysis::from_moves(moves, 0, None)
 }
+
+/// The expected line of best play from a 3 × 3 position starting with `first`: each reply is the
+/// best move by depth score (lowest index among equals), until the game ends. Lookups only.
+pub fn principal_variation(position: &Position, first: usize) -> Vec<usize> {
+    let mut code: usize = position
+        .cells()
+        .iter()
+        .enumerate()
+        .map(|(i, c)| c.map_or(0, |p| digit(p) * POW3[i]))
+        .sum();
+    let mut mover = position.to_move();
+    let mut line = vec![first];
+    let mut next = first;
+    let table = table();
+    loop {
+        code += digit(mover) * POW3[next];
+        if has_line(code, digit(mover)) || (0..CELLS).all(|i| cell(code, i) != 0) {
+            return line;
+        }
+        mover = mover.opponent();
+        let row = &table.moves[code * 2 + mover as usize];
+        next = (0..CELLS)
+            .filter(|&i| row[i] != OCCUPIED)
+            .fold(None, |best: Option<usize>, i| match best {
+                Some(b) if row[b] >= row[i] => Some(b),
+                _ => Some(i),
+            })
+            .expect("a board in play has a move");
+        line.push(next);
+    }
+}
