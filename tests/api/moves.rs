@@ -64,10 +64,8 @@ async fn depth_is_the_default_scoring() {
     assert_eq!(table(&default), vec![(1, -8), (4, 9), (6, -8)]);
 }
 
-/// KNOWN FAILURE (bug in `src/engine/choose.rs`): `choose` narrows the candidates to immediate
-/// wins at every difficulty, `perfect` included, so under classic scoring, where a slower win
-/// scores the same 10, the API answers the lowest-index *immediate* win instead of the lowest-index
-/// best move that the engine, DESIGN.md and the oracle give.
+/// Regression: under classic scoring a slower win scores the same 10 as an immediate one, and
+/// perfect play must answer the lowest-index best move, not the first immediate win.
 #[tokio::test]
 async fn depth_scoring_takes_the_fastest_win_and_classic_a_slower_one() {
     let app = TestApp::new();
@@ -324,10 +322,8 @@ async fn every_position_in_play_answers_like_the_engine_in_depth_scoring() {
     check_every_position(Scoring::Depth).await;
 }
 
-/// KNOWN FAILURE (bug in `src/engine/choose.rs`): `choose` narrows the candidates to immediate
-/// wins at every difficulty, `perfect` included, so under classic scoring, where a slower win
-/// scores the same 10, the API answers the lowest-index *immediate* win instead of the lowest-index
-/// best move that the engine, DESIGN.md and the oracle give.
+/// Regression: under classic scoring a slower win scores the same 10 as an immediate one, and
+/// perfect play must answer the lowest-index best move, not the first immediate win.
 #[tokio::test]
 async fn every_position_in_play_answers_like_the_engine_in_classic_scoring() {
     check_every_position(Scoring::Classic).await;
@@ -476,10 +472,8 @@ async fn a_deterministic_answer_reports_no_seed() {
     assert_eq!(answer["index"], 0);
 }
 
-/// KNOWN FAILURE (bug in `src/engine/choose.rs`): `choose` narrows the candidates to immediate
-/// wins at every difficulty, `perfect` included, so under classic scoring, where a slower win
-/// scores the same 10, the API answers the lowest-index *immediate* win instead of the lowest-index
-/// best move that the engine, DESIGN.md and the oracle give.
+/// Regression: under classic scoring a slower win scores the same 10 as an immediate one, and
+/// perfect play must answer the lowest-index best move, not the first immediate win.
 #[tokio::test]
 async fn random_tie_break_picks_only_among_equal_best_moves() {
     let app = TestApp::new();
