@@ -258,7 +258,7 @@ fn openapi_subcommand_prints_the_yaml_document() {
 }
 
 #[test]
-fn responses_are_single_complete_http_messages() {
+fn serves_the_seed_board_over_a_real_socket() {
     let server = Server::start("127.0.0.1");
     let response = request(
         server.address(),
