@@ -66,7 +66,15 @@ pub struct Board {
     scratch_stamp: Vec<u32>,
     scratch_partner: Vec<u16>,
     stamp: u32,
+    /// Pairing search scratch: each cell's partner in the pairing being built ([`NO_PARTNER`]
+    /// when unpaired), the windows to cover, and the steps left.
+    pair_partner: Vec<u16>,
+    pair_windows: Vec<u32>,
+    pair_budget: u32,
 }
+
+/// No partner in the pairing being built.
+const NO_PARTNER: u16 = u16::MAX;
 
 /// Deterministic 64-bit mixer (SplitMix64), so keys are the same on every run.
 fn splitmix(mut x: u64) -> u64 {
@@ -189,6 +197,9 @@ impl Board {
             scratch_stamp: vec![0; n],
             scratch_partner: vec![0; n],
             stamp: 0,
+            pair_partner: vec![NO_PARTNER; n],
+            pair_windows: Vec::new(),
+            pair_budget: 0,
         };
         for w in 0..lines.len() {
             board.account(w, 1);
@@ -396,6 +407,90 @@ impl Board {
         None
     }
 
+    /// Whether the opponent of `attacker` has a pairing strategy: disjoint pairs of empty cells
+    /// such that every window `attacker` can still complete holds one of the pairs. Whoever is
+    /// to move, the defender then answers every attacker stone in a pair with the other cell
+    /// of that pair (and plays anywhere otherwise), so `attacker` can never complete a line: a
+    /// proof that `attacker` cannot win. `false` means no pairing was found within `budget`
+    /// search steps, which proves nothing.
+    pub fn defender_pairs_off(&mut self, attacker: Side, budget: u32) -> bool {
+        if self.live[attacker] == 0 {
+            return true;
+        }
+        if self.threats[attacker] > 0 || self.k > 16 {
+            return false;
+        }
+        let defender = 1 - attacker;
+        let mut windows = std::mem::take(&mut self.pair_windows);
+        windows.clear();
+        windows.extend(
+            (0..self.counts.len() as u32).filter(|&w| self.counts[w as usize][defender] == 0),
+        );
+        // Most stones (fewest empty cells) first: the most constrained windows.
+        windows.sort_by_key(|&w| std::cmp::Reverse(self.counts[w as usize][attacker]));
+        self.pair_budget = budget;
+        let found = self.cover_from(&windows, 0);
+        // Clear the partners set on the way (a success leaves them set).
+        for &w in &windows {
+            for i in w as usize * self.k..(w as usize + 1) * self.k {
+                self.pair_partner[self.window_cells[i] as usize] = NO_PARTNER;
+            }
+        }
+        self.pair_windows = windows;
+        found
+    }
+
+    /// Extends the pairing so it covers `windows[i..]`.
+    fn cover_from(&mut self, windows: &[u32], i: usize) -> bool {
+        let Some(&w) = windows.get(i) else {
+            return true;
+        };
+        if self.pair_budget == 0 {
+            return false;
+        }
+        self.pair_budget -= 1;
+        let w = w as usize;
+        let mut empty = [0_u16; 16];
+        let mut m = 0;
+        for &c in &self.window_cells[w * self.k..(w + 1) * self.k] {
+            if self.cells[c as usize] == 0 {
+                empty[m] = c;
+                m += 1;
+            }
+        }
+        let empty = &empty[..m];
+        // Already covered by a pair chosen for an earlier window?
+        if empty.iter().any(|&c| {
+            let p = self.pair_partner[c as usize];
+            p != NO_PARTNER && empty.contains(&p)
+        }) {
+            return self.cover_from(windows, i + 1);
+        }
+        for a in 0..m {
+            let ca = empty[a] as usize;
+            if self.pair_partner[ca] != NO_PARTNER {
+                continue;
+            }
+            for &cb in &empty[a + 1..] {
+                let cb = cb as usize;
+                if self.pair_partner[cb] != NO_PARTNER {
+                    continue;
+                }
+                self.pair_partner[ca] = cb as u16;
+                self.pair_partner[cb] = ca as u16;
+                if self.cover_from(windows, i + 1) {
+                    return true;
+                }
+                self.pair_partner[ca] = NO_PARTNER;
+                self.pair_partner[cb] = NO_PARTNER;
+                if self.pair_budget == 0 {
+                    return false;
+                }
+            }
+        }
+        false
+    }
+
     /// How promising `cell` looks for `side`, for move ordering only.
     pub fn move_priority(&self, cell: usize, side: Side) -> i32 {
         let mut score = self.centrality[cell];
@@ -502,5 +597,97 @@ mod tests {
         );
         assert_eq!(before, after);
         assert_eq!(live_before, board.cell_live);
+    }
+
+    /// Whether `attacker` can force a completed line from this position with `to_move` to move
+    /// (plain AND-OR search with a memo, no shortcuts).
+    fn attacker_forces_win(
+        board: &mut Board,
+        to_move: Side,
+        attacker: Side,
+        memo: &mut std::collections::HashMap<(Vec<u8>, Side), bool>,
+    ) -> bool {
+        if board.empties == 0 {
+            return false;
+        }
+        let key = (board.cells.clone(), to_move);
+        if let Some(&known) = memo.get(&key) {
+            return known;
+        }
+        let empty: Vec<usize> = (0..board.cell_count())
+            .filter(|&c| board.is_empty(c))
+            .collect();
+        let result = if to_move == attacker {
+            empty.iter().any(|&c| {
+                board.wins_at(c, attacker) || {
+                    board.play(c, attacker);
+                    let w = attacker_forces_win(board, 1 - attacker, attacker, memo);
+                    board.undo(c, attacker);
+                    w
+                }
+            })
+        } else {
+            // A defender's line ends the game without an attacker win.
+            empty.iter().all(|&c| {
+                !board.wins_at(c, to_move) && {
+                    board.play(c, to_move);
+                    let w = attacker_forces_win(board, attacker, attacker, memo);
+                    board.undo(c, to_move);
+                    w
+                }
+            })
+        };
+        memo.insert(key, result);
+        result
+    }
+
+    #[test]
+    fn a_pairing_strategy_is_a_proof_that_the_attacker_cannot_win() {
+        let mut seed = 1_u64;
+        let mut found = 0;
+        for (rows, cols, k, stones) in [
+            (4_u64, 4_u64, 3_u64, 4_usize),
+            (4, 4, 4, 3),
+            (4, 4, 4, 5),
+            (5, 4, 4, 6),
+            (3, 5, 3, 4),
+            (5, 5, 4, 10),
+            (4, 5, 3, 8),
+        ] {
+            let geometry = Geometry::new(rows, cols, k).unwrap();
+            let n = geometry.cells();
+            for _ in 0..60 {
+                let mut board = Board::new(geometry, &vec![None; n]);
+                let mut side = 0;
+                for _ in 0..stones {
+                    seed = splitmix(seed);
+                    let empty: Vec<usize> = (0..n).filter(|&c| board.is_empty(c)).collect();
+                    let cell = empty[seed as usize % empty.len()];
+                    if board.wins_at(cell, side) {
+                        break;
+                    }
+                    board.play(cell, side);
+                    side = 1 - side;
+                }
+                let snapshot = board.cells.clone();
+                for attacker in 0..2 {
+                    if !board.defender_pairs_off(attacker, 10_000) {
+                        continue;
+                    }
+                    assert_eq!(board.cells, snapshot);
+                    assert!(board.pair_partner.iter().all(|&p| p == NO_PARTNER));
+                    found += 1;
+                    let mut memo = std::collections::HashMap::new();
+                    for to_move in 0..2 {
+                        assert!(
+                            !attacker_forces_win(&mut board, to_move, attacker, &mut memo),
+                            "({rows},{cols},{k}) {snapshot:?}: a pairing for {attacker}'s \
+                             opponent, yet {attacker} wins with {to_move} to move",
+                        );
+                    }
+                }
+            }
+        }
+        assert!(found > 50, "only {found} pairings exercised");
     }
 }
