@@ -26,6 +26,7 @@ VENV=.venv
 
 ensure_release_binary
 [[ -f "$SPEC" ]] || { echo "no $SPEC (generate it: $BINARY openapi > $SPEC)" >&2; exit 1; }
+SPEC="$(realpath "$SPEC")"
 
 # Searches get at most 200 ms, so that hypothesis's large boards do not make the run slow; every
 # other setting is the default.
@@ -49,7 +50,7 @@ echo "schemathesis against $SERVER_URL with $SPEC (seed $SEED, $EXAMPLES example
 scratch="$(mktemp -d -t schemathesis.XXXXXX)"
 root="$PWD"
 set +e
-(cd "$scratch" && timeout --kill-after=10 "$OVERALL_TIMEOUT" "$root/$VENV/bin/st" run "$root/$SPEC" \
+(cd "$scratch" && timeout --kill-after=10 "$OVERALL_TIMEOUT" "$root/$VENV/bin/st" run "$SPEC" \
     --url "$SERVER_URL" \
     --checks all \
     --exclude-checks positive_data_acceptance \
