@@ -190,6 +190,7 @@ async fn respond(state: &AppState, request: ValidRequest) -> Result<Response, Ap
         metrics::gauge!("minimax_searches_in_flight").increment(1.0);
         let task = tokio::task::spawn_blocking(move || {
             let _entered = span.enter();
+            lower_search_priority();
             let started = Instant::now();
             let body = answer(&request, &settings);
             drop(permit);
@@ -211,6 +212,23 @@ async fn respond(state: &AppState, request: ValidRequest) -> Result<Response, Ap
         body,
     )
         .into_response())
+}
+
+/// Runs searches at a lower CPU priority (about nice 10) than the async workers, so that a flood of
+/// large-board searches cannot delay the sub-microsecond 3 × 3 answers by more than a scheduling
+/// slice. Set once per blocking-pool thread; only searches run on that pool.
+fn lower_search_priority() {
+    use std::cell::Cell;
+    use thread_priority::{ThreadPriority, set_current_thread_priority};
+    thread_local!(static LOWERED: Cell<bool> = const { Cell::new(false) });
+    if !LOWERED.get() {
+        LOWERED.set(true);
+        // On Linux the cross-platform value 25 (of 0..=99) maps to nice 9 or 10.
+        let low = ThreadPriority::Crossplatform(25_u8.try_into().expect("25 is in 0..=99"));
+        if let Err(error) = set_current_thread_priority(low) {
+            tracing::debug!(?error, "could not lower the search thread's priority");
+        }
+    }
 }
 
 /// The search limits for a request, capped by the server's settings.
