@@ -104,20 +104,26 @@ struct MoveQuery {
     /// Whether to include the move table.
     moves: Option<bool>,
     /// Rows (default 3).
+    #[param(value_type = Option<i32>, minimum = 1, maximum = 15)]
     rows: Option<u64>,
     /// Columns (default 3).
+    #[param(value_type = Option<i32>, minimum = 1, maximum = 15)]
     cols: Option<u64>,
     /// Marks in a row to win (default 3).
+    #[param(value_type = Option<i32>, minimum = 1, maximum = 15)]
     k: Option<u64>,
     /// Deepest search in plies.
+    #[param(value_type = Option<i32>, minimum = 1)]
     max_depth: Option<u32>,
     /// Search time budget in milliseconds.
+    #[param(value_type = Option<i32>, minimum = 1)]
     time_limit_ms: Option<u64>,
     /// `perfect` (default), `hard`, `medium`, `easy`.
     difficulty: Option<DifficultyParam>,
     /// `first` (default) or `random`.
     tie_break: Option<TieBreakParam>,
     /// Seed for reproducible randomness.
+    #[param(value_type = Option<i64>, minimum = 0)]
     seed: Option<u64>,
 }
 

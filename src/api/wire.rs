@@ -129,23 +129,23 @@ pub struct MoveRequest {
     pub moves: bool,
     /// Rows of the board (1..=15).
     #[serde(default)]
-    #[schema(minimum = 1, maximum = 15, default = 3)]
+    #[schema(value_type = Option<i32>, minimum = 1, maximum = 15, default = 3)]
     pub rows: Option<u64>,
     /// Columns of the board (1..=15).
     #[serde(default)]
-    #[schema(minimum = 1, maximum = 15, default = 3)]
+    #[schema(value_type = Option<i32>, minimum = 1, maximum = 15, default = 3)]
     pub cols: Option<u64>,
     /// Marks in a row needed to win (1..=max(rows, cols)).
     #[serde(default)]
-    #[schema(minimum = 1, maximum = 15, default = 3)]
+    #[schema(value_type = Option<i32>, minimum = 1, maximum = 15, default = 3)]
     pub k: Option<u64>,
     /// Deepest search iteration in plies (larger boards); capped by the server.
     #[serde(default)]
-    #[schema(minimum = 1)]
+    #[schema(value_type = Option<i32>, minimum = 1)]
     pub max_depth: Option<u32>,
     /// Time budget for the search in milliseconds (larger boards); capped by the server.
     #[serde(default)]
-    #[schema(minimum = 1)]
+    #[schema(value_type = Option<i32>, minimum = 1)]
     pub time_limit_ms: Option<u64>,
     /// How strong the suggested move is.
     #[serde(default)]
@@ -156,6 +156,7 @@ pub struct MoveRequest {
     /// Seed for the randomness of `difficulty` and `tie_break: random`; the same seed gives the
     /// same answer. Without one, answers vary from call to call.
     #[serde(default)]
+    #[schema(value_type = Option<i64>, minimum = 0)]
     pub seed: Option<u64>,
 }
 
@@ -366,6 +367,11 @@ impl TryFrom<MoveRequest> for ValidRequest {
     type Error = ApiError;
 
     fn try_from(request: MoveRequest) -> Result<Self, ApiError> {
+        // The documented ranges (the JSON types are int32/int64 in the OpenAPI document).
+        let int32 = i32::MAX as u64;
+        in_range("max_depth", request.max_depth.map(u64::from), 1, int32)?;
+        in_range("time_limit_ms", request.time_limit_ms, 1, int32)?;
+        in_range("seed", request.seed, 0, i64::MAX as u64)?;
         let (cells, style) = parse_board(&request.board)?;
         let geometry = Geometry::new(
             request.rows.unwrap_or(3),
@@ -435,6 +441,18 @@ fn shape_error(error: &serde_path_to_error::Error<serde_json::Error>) -> ApiErro
         pointer
     };
     ApiError::invalid(code, pointer, detail)
+}
+
+/// A 422 when an optional numeric field is outside `min..=max`.
+fn in_range(field: &str, value: Option<u64>, min: u64, max: u64) -> Result<(), ApiError> {
+    match value {
+        Some(v) if !(min..=max).contains(&v) => Err(ApiError::invalid(
+            "invalid_request",
+            format!("/{field}"),
+            format!("{field} must be between {min} and {max}, got {v}"),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// Parses a request body: a JSON object, or a bare board (array or compact string).
@@ -610,7 +628,7 @@ pub struct MoveResponse {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub moves: Option<Vec<MoveEntry>>,
     /// The board after the move, written the way the request wrote it.
-    #[schema(value_type = Object)]
+    #[schema(schema_with = board_schema)]
     pub board: Value,
     /// The game after the move.
     pub status: GameStatus,
@@ -622,5 +640,6 @@ pub struct MoveResponse {
     /// The seed used when the answer involved chance (difficulty below perfect or random
     /// tie-break); send it back to get the same answer.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<i64>, minimum = 0)]
     pub seed: Option<u64>,
 }
