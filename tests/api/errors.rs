@@ -584,3 +584,37 @@ async fn random_cell_arrays_never_cause_a_server_error() {
         );
     }
 }
+
+#[tokio::test]
+async fn rejects_numbers_outside_their_documented_ranges_with_a_pointer() {
+    let app = TestApp::new();
+    let cases = [
+        (
+            json!({"board": "O.XX.X.OO", "max_depth": 0}),
+            "/max_depth",
+            "max_depth 0",
+        ),
+        (
+            json!({"board": "O.XX.X.OO", "time_limit_ms": 0}),
+            "/time_limit_ms",
+            "time_limit_ms 0",
+        ),
+        (
+            json!({"board": "O.XX.X.OO", "time_limit_ms": 2_147_483_648_u64}),
+            "/time_limit_ms",
+            "time_limit_ms past int32",
+        ),
+        (
+            json!({"board": "O.XX.X.OO", "seed": 9_223_372_036_854_775_808_u64}),
+            "/seed",
+            "seed past int64",
+        ),
+    ];
+    for (body, pointer, context) in cases {
+        let problem = app
+            .post_move(&body)
+            .await
+            .problem(UNPROCESSABLE, "invalid_request", context);
+        assert_eq!(pointers(&problem), vec![pointer.to_owned()], "{context}");
+    }
+}

@@ -440,7 +440,7 @@ async fn lower_difficulties_sometimes_play_a_weaker_move() {
 async fn same_seed_gives_the_same_answer() {
     let app = TestApp::new();
     for difficulty in ["hard", "medium", "easy"] {
-        for seed in [0u64, 1, 42, u64::MAX] {
+        for seed in [0u64, 1, 42, i64::MAX as u64] {
             let request = json!({"board": ".........", "difficulty": difficulty, "tie_break": "random", "seed": seed, "moves": true});
             let first = app.post_move(&request).await.ok_json(difficulty);
             let second = app.post_move(&request).await.ok_json(difficulty);
