@@ -7,4 +7,5 @@ mod helpers;
 mod moves;
 mod openapi;
 mod operations;
+mod protection;
 mod socket;
