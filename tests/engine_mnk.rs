@@ -255,6 +255,114 @@ proptest! {
     }
 }
 
+/// Like [`oracle_moves`] but memoised on the position, so boards with a dozen empty cells stay
+/// affordable: the depth score of each empty cell for `mover`.
+fn memo_oracle_moves(
+    lines: &[Vec<usize>],
+    w: i32,
+    cells: &mut Vec<Option<Player>>,
+    mover: Player,
+    memo: &mut std::collections::HashMap<Vec<Option<Player>>, i32>,
+) -> Vec<(usize, i32)> {
+    let mut out = Vec::new();
+    for i in 0..cells.len() {
+        if cells[i].is_some() {
+            continue;
+        }
+        cells[i] = Some(mover);
+        let value = if has_line(lines, cells, mover) {
+            w - 1
+        } else if cells.iter().all(Option::is_some) {
+            0
+        } else {
+            // The opponent's best from the child, one ply further from the end.
+            let child = memo_value(lines, w, cells, mover.opponent(), memo);
+            match child.signum() {
+                1 => -(child - 1),
+                -1 => -child - 1,
+                _ => 0,
+            }
+        };
+        cells[i] = None;
+        out.push((i, value));
+    }
+    out
+}
+
+fn memo_value(
+    lines: &[Vec<usize>],
+    w: i32,
+    cells: &mut Vec<Option<Player>>,
+    mover: Player,
+    memo: &mut std::collections::HashMap<Vec<Option<Player>>, i32>,
+) -> i32 {
+    if let Some(&v) = memo.get(cells.as_slice()) {
+        return v;
+    }
+    let v = memo_oracle_moves(lines, w, cells, mover, memo)
+        .into_iter()
+        .map(|(_, v)| v)
+        .max()
+        .expect("a move");
+    memo.insert(cells.clone(), v);
+    v
+}
+
+/// Midgame positions of the four-in-a-row boards, where pairing strategies settle most of the
+/// tree: every move's exact score agrees with the (memoised) oracle, and so does the best move.
+#[test]
+fn four_in_a_row_midgames_agree_with_the_oracle() {
+    let mut seed = 0x2545_F491_4F6C_DD1D_u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % 1000) as usize
+    };
+    let mut checked = 0;
+    for ((rows, cols, k), stones) in [
+        ((4, 4, 4), 4),
+        ((5, 4, 4), 8),
+        ((4, 5, 4), 8),
+        ((5, 5, 4), 13),
+    ] {
+        let g = geometry(rows, cols, k);
+        for _ in 0..6 {
+            let picks: Vec<usize> = (0..stones).map(|_| next()).collect();
+            let Some(position) = random_position(g, stones, &picks) else {
+                continue;
+            };
+            let mut cells = position.cells().to_vec();
+            let mut memo = std::collections::HashMap::new();
+            let oracle = memo_oracle_moves(
+                &g.lines(),
+                g.max_score(),
+                &mut cells,
+                position.to_move(),
+                &mut memo,
+            );
+            let best_value = oracle.iter().map(|&(_, v)| v).max().unwrap();
+            let best_index = oracle.iter().find(|&&(_, v)| v == best_value).unwrap().0;
+
+            let best = solve(&position, false);
+            assert!(best.exact, "{position}");
+            assert_eq!(best.best_move().index, best_index, "{position}");
+            assert_eq!(exact_score(&best, best_index), best_value, "{position}");
+
+            let all = solve(&position, true);
+            for &(index, value) in &oracle {
+                assert_eq!(
+                    exact_score(&all, index),
+                    value,
+                    "move {index} of {position}"
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "only {checked} positions checked");
+}
+
 // ---------------------------------------------------------------------------------------------
 // Tactics on large boards.
 

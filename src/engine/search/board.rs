@@ -67,10 +67,15 @@ pub struct Board {
     scratch_partner: Vec<u16>,
     stamp: u32,
     /// Pairing search scratch: each cell's partner in the pairing being built ([`NO_PARTNER`]
-    /// when unpaired), the windows to cover, and the steps left.
+    /// when unpaired), the empty cells of the windows to cover and where each window's start,
+    /// and the steps left.
     pair_partner: Vec<u16>,
+    pair_cells: Vec<u16>,
     pair_windows: Vec<u32>,
     pair_budget: u32,
+    /// The full line each window lies on, and a stamp per line for counting them.
+    window_line: Vec<u16>,
+    line_stamp: Vec<u32>,
 }
 
 /// No partner in the pairing being built.
@@ -106,6 +111,32 @@ impl Board {
                 per_cell[c].push(w as u32);
             }
         }
+        // The full line (board edge to board edge) each window lies on: two windows on different
+        // lines share at most one cell.
+        let mut line_ids = std::collections::HashMap::new();
+        let window_line: Vec<u16> = lines
+            .iter()
+            .map(|window| {
+                let key = if k == 1 {
+                    (window[0], 0, 0)
+                } else {
+                    let (r0, c0) = ((window[0] / cols) as isize, (window[0] % cols) as isize);
+                    let dr = (window[1] / cols) as isize - r0;
+                    let dc = (window[1] % cols) as isize - c0;
+                    let (mut r, mut c) = (r0, c0);
+                    while (0..rows as isize).contains(&(r - dr))
+                        && (0..cols as isize).contains(&(c - dc))
+                    {
+                        r -= dr;
+                        c -= dc;
+                    }
+                    ((r * cols as isize + c) as usize, dr, dc)
+                };
+                let next = line_ids.len() as u16;
+                *line_ids.entry(key).or_insert(next)
+            })
+            .collect();
+        let line_count = line_ids.len();
         let mut cell_window_start = Vec::with_capacity(n + 1);
         let mut cell_windows = Vec::new();
         for list in &per_cell {
@@ -198,8 +229,11 @@ impl Board {
             scratch_partner: vec![0; n],
             stamp: 0,
             pair_partner: vec![NO_PARTNER; n],
+            pair_cells: Vec::new(),
             pair_windows: Vec::new(),
             pair_budget: 0,
+            window_line,
+            line_stamp: vec![0; line_count],
         };
         for w in 0..lines.len() {
             board.account(w, 1);
@@ -373,13 +407,20 @@ impl Board {
         (first, false)
     }
 
-    /// A cell where `side` makes two threats on different cells at once, if there is one.
-    pub fn double_threat_cell(&mut self, side: Side) -> Option<usize> {
+    /// A fresh stamp for the per-cell and per-line scratch marks.
+    fn next_stamp(&mut self) -> u32 {
         self.stamp = self.stamp.wrapping_add(1);
         if self.stamp == 0 {
             self.scratch_stamp.fill(0);
+            self.line_stamp.fill(0);
             self.stamp = 1;
         }
+        self.stamp
+    }
+
+    /// A cell where `side` makes two threats on different cells at once, if there is one.
+    pub fn double_threat_cell(&mut self, side: Side) -> Option<usize> {
+        self.next_stamp();
         let k = self.k;
         for w in 0..self.counts.len() {
             let c = self.counts[w];
@@ -417,72 +458,113 @@ impl Board {
         if self.live[attacker] == 0 {
             return true;
         }
-        if self.threats[attacker] > 0 || self.k > 16 {
+        if self.threats[attacker] > 0 {
             return false;
         }
         let defender = 1 - attacker;
-        let mut windows = std::mem::take(&mut self.pair_windows);
-        windows.clear();
-        windows.extend(
-            (0..self.counts.len() as u32).filter(|&w| self.counts[w as usize][defender] == 0),
-        );
-        // Most stones (fewest empty cells) first: the most constrained windows.
-        windows.sort_by_key(|&w| std::cmp::Reverse(self.counts[w as usize][attacker]));
-        self.pair_budget = budget;
-        let found = self.cover_from(&windows, 0);
-        // Clear the partners set on the way (a success leaves them set).
-        for &w in &windows {
-            for i in w as usize * self.k..(w as usize + 1) * self.k {
-                self.pair_partner[self.window_cells[i] as usize] = NO_PARTNER;
+        // Pairs on different lines are disjoint, and one pair covers windows of one line only:
+        // at least one pair of its own per line with an open window is needed.
+        let stamp = self.next_stamp();
+        let (mut lines, mut open_cells) = (0_u32, 0_u32);
+        for w in 0..self.counts.len() {
+            if self.counts[w][defender] != 0 {
+                continue;
+            }
+            let line = self.window_line[w] as usize;
+            if self.line_stamp[line] != stamp {
+                self.line_stamp[line] = stamp;
+                lines += 1;
+            }
+            for &c in &self.window_cells[w * self.k..(w + 1) * self.k] {
+                let c = c as usize;
+                if self.cells[c] == 0 && self.scratch_stamp[c] != stamp {
+                    self.scratch_stamp[c] = stamp;
+                    open_cells += 1;
+                }
             }
         }
-        self.pair_windows = windows;
+        if 2 * lines > open_cells {
+            return false;
+        }
+        // The empty cells of every window the attacker can still complete, window after window
+        // (`k - stones` of them: the window holds no defender stone).
+        let mut cells = std::mem::take(&mut self.pair_cells);
+        let mut starts = std::mem::take(&mut self.pair_windows);
+        cells.clear();
+        starts.clear();
+        for w in 0..self.counts.len() {
+            if self.counts[w][defender] != 0 {
+                continue;
+            }
+            starts.push(cells.len() as u32);
+            cells.extend(
+                self.window_cells[w * self.k..(w + 1) * self.k]
+                    .iter()
+                    .filter(|&&c| self.cells[c as usize] == 0),
+            );
+        }
+        starts.push(cells.len() as u32);
+        self.pair_budget = budget;
+        let found = self.cover(&cells, &starts);
+        for &c in &cells {
+            self.pair_partner[c as usize] = NO_PARTNER;
+        }
+        self.pair_cells = cells;
+        self.pair_windows = starts;
         found
     }
 
-    /// Extends the pairing so it covers `windows[i..]`.
-    fn cover_from(&mut self, windows: &[u32], i: usize) -> bool {
-        let Some(&w) = windows.get(i) else {
-            return true;
-        };
+    /// Extends the pairing being built so that it covers every window (`cells[starts[j]..
+    /// starts[j + 1]]` are window `j`'s empty cells): the most constrained window first, failing
+    /// as soon as one can no longer get a pair.
+    fn cover(&mut self, cells: &[u16], starts: &[u32]) -> bool {
         if self.pair_budget == 0 {
             return false;
         }
         self.pair_budget -= 1;
-        let w = w as usize;
-        let mut empty = [0_u16; 16];
-        let mut m = 0;
-        for &c in &self.window_cells[w * self.k..(w + 1) * self.k] {
-            if self.cells[c as usize] == 0 {
-                empty[m] = c;
-                m += 1;
+        let mut choice: Option<(usize, usize)> = None;
+        for j in 0..starts.len() - 1 {
+            let window = &cells[starts[j] as usize..starts[j + 1] as usize];
+            let mut free = 0;
+            let mut covered = false;
+            for &c in window {
+                let p = self.pair_partner[c as usize];
+                if p == NO_PARTNER {
+                    free += 1;
+                } else if window.contains(&p) {
+                    covered = true;
+                    break;
+                }
             }
-        }
-        let empty = &empty[..m];
-        // Already covered by a pair chosen for an earlier window?
-        if empty.iter().any(|&c| {
-            let p = self.pair_partner[c as usize];
-            p != NO_PARTNER && empty.contains(&p)
-        }) {
-            return self.cover_from(windows, i + 1);
-        }
-        for a in 0..m {
-            let ca = empty[a] as usize;
-            if self.pair_partner[ca] != NO_PARTNER {
+            if covered {
                 continue;
             }
-            for &cb in &empty[a + 1..] {
-                let cb = cb as usize;
-                if self.pair_partner[cb] != NO_PARTNER {
+            if free < 2 {
+                return false;
+            }
+            if choice.is_none_or(|(_, f)| free < f) {
+                choice = Some((j, free));
+            }
+        }
+        let Some((j, _)) = choice else {
+            return true;
+        };
+        let window = &cells[starts[j] as usize..starts[j + 1] as usize];
+        for (a, &ca) in window.iter().enumerate() {
+            if self.pair_partner[ca as usize] != NO_PARTNER {
+                continue;
+            }
+            for &cb in &window[a + 1..] {
+                if self.pair_partner[cb as usize] != NO_PARTNER {
                     continue;
                 }
-                self.pair_partner[ca] = cb as u16;
-                self.pair_partner[cb] = ca as u16;
-                if self.cover_from(windows, i + 1) {
+                self.pair_partner[ca as usize] = cb;
+                self.pair_partner[cb as usize] = ca;
+                if self.cover(cells, starts) {
                     return true;
                 }
-                self.pair_partner[ca] = NO_PARTNER;
-                self.pair_partner[cb] = NO_PARTNER;
+                self.pair_partner[ca as usize] = NO_PARTNER;
+                self.pair_partner[cb as usize] = NO_PARTNER;
                 if self.pair_budget == 0 {
                     return false;
                 }

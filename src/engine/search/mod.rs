@@ -52,11 +52,11 @@ const TEMPO: i64 = 2;
 /// Nodes this close to the horizon skip the table: they are cheaper to search again than a
 /// likely cache miss.
 const TABLE_MIN_DEPTH: i32 = 3;
-/// Pairing strategies are looked for only when at most this many windows are still open (for
-/// both sides together): beyond that they are rare and the search for them costs.
-const PAIRING_MAX_LIVE: u32 = 64;
+/// Pairing strategies against a side are looked for only when it has at most this many windows
+/// still open: beyond that they are rare and the search for them costs.
+const PAIRING_MAX_LIVE: u32 = 12;
 /// Search steps allowed when looking for a pairing strategy.
-const PAIRING_BUDGET: u32 = 256;
+const PAIRING_BUDGET: u32 = 32;
 /// Boards with at most this many empty cells are proven outright after [`SHALLOW_DEPTH`].
 const PROOF_JUMP_EMPTIES: i32 = 30;
 /// Iterations run before jumping to the full-depth proof on small boards (a fallback answer if
@@ -512,6 +512,13 @@ impl Searcher<'_> {
         raw.clamp(-i64::from(HEURISTIC_MAX), i64::from(HEURISTIC_MAX)) as i32
     }
 
+    /// Whether `side` provably cannot win: the opponent can pair off every window `side` can
+    /// still complete (looked for only when few are open).
+    fn cannot_win(&mut self, side: Side) -> bool {
+        self.board.live[side] <= PAIRING_MAX_LIVE
+            && self.board.defender_pairs_off(side, PAIRING_BUDGET)
+    }
+
     /// The value of playing `cell` for `side` at the node `ply` plies deep.
     fn child_value(
         &mut self,
@@ -578,23 +585,6 @@ impl Searcher<'_> {
         if worst_possible >= beta {
             return worst_possible;
         }
-        // A pairing strategy for the defender proves that a side cannot win: worth a try when
-        // that alone settles the node (or both sides' together do).
-        if self.board.live[side] + self.board.live[other] <= PAIRING_MAX_LIVE {
-            if alpha >= 0 {
-                if self.board.defender_pairs_off(side, PAIRING_BUDGET) {
-                    return 0;
-                }
-            } else if beta <= 0 {
-                if self.board.defender_pairs_off(other, PAIRING_BUDGET) {
-                    return 0;
-                }
-            } else if self.board.defender_pairs_off(side, PAIRING_BUDGET)
-                && self.board.defender_pairs_off(other, PAIRING_BUDGET)
-            {
-                return 0;
-            }
-        }
         if depth <= 0 && forced.is_none() {
             self.estimates += 1;
             return self.evaluate(side);
@@ -621,6 +611,33 @@ impl Searcher<'_> {
                     }
                     return score;
                 }
+            }
+        }
+
+        // A pairing strategy for the defender proves that a side cannot win: worth a try when
+        // that alone settles the node (or both sides' together do).
+        {
+            let bound = if alpha >= 0 {
+                self.cannot_win(side).then_some(Bound::Upper)
+            } else if beta <= 0 {
+                self.cannot_win(other).then_some(Bound::Lower)
+            } else {
+                (self.cannot_win(side) && self.cannot_win(other)).then_some(Bound::Exact)
+            };
+            if let Some(bound) = bound {
+                if use_table {
+                    self.table.store(
+                        key,
+                        Entry {
+                            score: 0,
+                            bound,
+                            depth,
+                            proven: true,
+                            best: hash_move.map(|m| self.board.canonical_cell(symmetry, m)),
+                        },
+                    );
+                }
+                return 0;
             }
         }
 
