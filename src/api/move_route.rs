@@ -303,7 +303,11 @@ fn answer(request: &ValidRequest, settings: &Settings) -> Vec<u8> {
             .then(|| analysis.moves.iter().map(MoveEntry::from).collect()),
         board: request.style.render(&played.cells),
         status,
-        pv: principal_variation(position, chosen.index),
+        pv: if chosen.index == analysis.best_move().index && analysis.pv.len() > 1 {
+            analysis.pv.clone()
+        } else {
+            principal_variation(position, chosen.index)
+        },
         explanation: explanation(
             position,
             chosen,

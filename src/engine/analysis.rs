@@ -142,6 +142,9 @@ pub struct Analysis {
     pub nodes: u64,
     /// The deepest completed iteration of the search, if a search ran.
     pub depth: Option<u32>,
+    /// The expected line of best play starting with the best move, as far as the engine knows it;
+    /// empty when the engine did not record one (see [`principal_variation`](super::principal_variation)).
+    pub pv: Vec<usize>,
 }
 
 impl Analysis {
@@ -160,6 +163,7 @@ impl Analysis {
             exact,
             nodes,
             depth,
+            pv: Vec::new(),
         }
     }
 
