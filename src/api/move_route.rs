@@ -193,19 +193,19 @@ async fn respond(state: &AppState, request: ValidRequest) -> Result<Response, Ap
         })?;
         let settings = state.settings().clone();
         let span = tracing::Span::current();
-        metrics::gauge!("minimax_searches_in_flight").increment(1.0);
         let task = tokio::task::spawn_blocking(move || {
             let _entered = span.enter();
+            // Counted inside the task: it runs to the end even if the client goes away.
+            metrics::gauge!("minimax_searches_in_flight").increment(1.0);
             lower_search_priority();
             let started = Instant::now();
             let body = answer(&request, &settings);
             drop(permit);
             metrics::histogram!("minimax_search_seconds").record(started.elapsed().as_secs_f64());
+            metrics::gauge!("minimax_searches_in_flight").decrement(1.0);
             body
         });
-        let result = task.await;
-        metrics::gauge!("minimax_searches_in_flight").decrement(1.0);
-        result.map_err(|e| {
+        task.await.map_err(|e| {
             tracing::error!(error = %e, "search task failed");
             ApiError::Internal
         })?
