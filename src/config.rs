@@ -33,7 +33,7 @@ pub struct Config {
     #[arg(long, env = "BODY_LIMIT_BYTES", default_value_t = 65_536)]
     pub body_limit_bytes: usize,
     /// Longest a request may take end to end, in milliseconds.
-    #[arg(long, env = "REQUEST_TIMEOUT_MS", default_value_t = 10_000)]
+    #[arg(long, env = "REQUEST_TIMEOUT_MS", default_value_t = 15_000)]
     pub request_timeout_ms: u64,
     /// Longest a client may take to send its request headers, in milliseconds.
     #[arg(long, env = "HEADER_READ_TIMEOUT_MS", default_value_t = 10_000)]
@@ -48,7 +48,7 @@ pub struct Config {
     #[arg(long, env = "DEFAULT_TIME_LIMIT_MS", default_value_t = 1_000)]
     pub default_time_limit_ms: u64,
     /// Largest search time budget a request may ask for, in milliseconds.
-    #[arg(long, env = "MAX_TIME_LIMIT_MS", default_value_t = 5_000)]
+    #[arg(long, env = "MAX_TIME_LIMIT_MS", default_value_t = 10_000)]
     pub max_time_limit_ms: u64,
     /// Deepest search a request may ask for, in plies.
     #[arg(long, env = "MAX_DEPTH", default_value_t = 225)]
