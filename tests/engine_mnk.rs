@@ -561,3 +561,23 @@ fn a_lost_position_gives_every_move_its_exact_loss() {
         assert_eq!(exact_score(&analysis, index), value, "move {index}");
     }
 }
+
+#[test]
+fn an_empty_gomoku_board_gets_a_central_move() {
+    let position = empty(15, 15, 5);
+    for max_depth in 1..=3 {
+        let limits = SearchLimits {
+            max_depth: Some(max_depth),
+            deadline: None,
+            all_moves: false,
+        };
+        let best = analyze(&position, Scoring::Depth, &limits)
+            .best_move()
+            .index;
+        let (row, col) = (best / 15, best % 15);
+        assert!(
+            row.abs_diff(7) <= 1 && col.abs_diff(7) <= 1,
+            "depth {max_depth}: move {best} is not next to the centre"
+        );
+    }
+}

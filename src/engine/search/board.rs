@@ -54,6 +54,11 @@ pub struct Board {
     pub twos: [u32; 2],
     /// Sum of window weights per side (the static evaluation's raw material).
     pub weight: [i64; 2],
+    /// Sum of the centre bonuses of each side's stones: a small positional term of the static
+    /// evaluation, so that open boards prefer the centre over equally open cells elsewhere.
+    pub centre: [i64; 2],
+    /// Per cell: rings from the edge of the board (0 on the edge).
+    centre_bonus: Vec<i64>,
     /// Empty cells left.
     pub empties: u32,
     zobrist: Vec<[u64; 2]>,
@@ -77,6 +82,11 @@ pub struct Board {
     window_line: Vec<u16>,
     line_stamp: Vec<u32>,
 }
+
+/// Static-evaluation units per ring a stone stands away from the edge: enough for an open board
+/// to prefer the centre (on 15 × 15 every cell four or more from the edge lies on 20 windows, so
+/// window counts alone do not), small against a window with one more stone.
+const CENTRE_WEIGHT: i64 = 16;
 
 /// No partner in the pairing being built.
 const NO_PARTNER: u16 = u16::MAX;
@@ -180,7 +190,7 @@ impl Board {
                 }
             })
             .collect();
-        let centrality = (0..n)
+        let centrality: Vec<i32> = (0..n)
             .map(|c| {
                 let (r, col) = ((c / cols) as i32, (c % cols) as i32);
                 let dr = (2 * r - (rows as i32 - 1)).abs();
@@ -189,6 +199,13 @@ impl Board {
             })
             .collect();
 
+        let centre_bonus = {
+            let min = centrality.iter().copied().min().unwrap_or(0);
+            centrality
+                .iter()
+                .map(|&c: &i32| i64::from(c - min) / 2 * CENTRE_WEIGHT)
+                .collect()
+        };
         let zobrist = (0..n as u64)
             .map(|c| [splitmix(2 * c + 0x5EED), splitmix(2 * c + 1 + 0x5EED)])
             .collect();
@@ -220,6 +237,8 @@ impl Board {
             threats: [0; 2],
             twos: [0; 2],
             weight: [0; 2],
+            centre: [0; 2],
+            centre_bonus,
             empties: n as u32,
             zobrist,
             symmetries,
@@ -289,6 +308,7 @@ impl Board {
         debug_assert_eq!(self.cells[cell], 0);
         self.cells[cell] = side as u8 + 1;
         self.empties -= 1;
+        self.centre[side] += self.centre_bonus[cell];
         let (a, b) = (
             self.cell_window_start[cell] as usize,
             self.cell_window_start[cell + 1] as usize,
@@ -331,6 +351,7 @@ impl Board {
         debug_assert_eq!(self.cells[cell], side as u8 + 1);
         self.cells[cell] = 0;
         self.empties += 1;
+        self.centre[side] -= self.centre_bonus[cell];
         let (a, b) = (
             self.cell_window_start[cell] as usize,
             self.cell_window_start[cell + 1] as usize,
@@ -661,6 +682,7 @@ mod tests {
             board.threats,
             board.twos,
             board.weight,
+            board.centre,
             board.keys.clone(),
         );
         let live_before = board.cell_live.clone();
@@ -675,6 +697,7 @@ mod tests {
             board.threats,
             board.twos,
             board.weight,
+            board.centre,
             board.keys.clone(),
         );
         assert_eq!(before, after);

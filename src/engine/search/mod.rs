@@ -15,7 +15,8 @@
 //!   would settle the node; it proves the 4 × 4, 5 × 4 and 5 × 5 (k = 4) draws in a few
 //!   thousand nodes;
 //! - at the depth limit a static evaluation counts the windows each side can still complete,
-//!   weighted steeply by the stones already in them.
+//!   weighted steeply by the stones already in them, plus a small bonus for stones near the
+//!   centre.
 //!
 //! **Honesty.** Every node counts the static evaluations it depends on. A result with none behind it
 //! is proven (the table marks such entries valid at any depth); a win or loss found within the
@@ -508,7 +509,9 @@ impl Searcher<'_> {
 
     /// Static evaluation for `side` to move, within `±HEURISTIC_MAX`.
     fn evaluate(&self, side: Side) -> i32 {
-        let raw = self.board.weight[side] - self.board.weight[1 - side] + TEMPO;
+        let raw = self.board.weight[side] - self.board.weight[1 - side] + self.board.centre[side]
+            - self.board.centre[1 - side]
+            + TEMPO;
         raw.clamp(-i64::from(HEURISTIC_MAX), i64::from(HEURISTIC_MAX)) as i32
     }
 
