@@ -43,7 +43,7 @@ fn main() {
             .expect("at least one run");
         let best = analysis.best_move();
         println!(
-            "{:<10} {:>8} {:>6} {:>12} {:>12.0} {:>10.4}",
+            "{:<10} {:>8} {:>6} {:>12} {:>12.0} {:>10.6}",
             format!("({rows},{cols},{k})"),
             best.outcome.as_str(),
             best.exact,
