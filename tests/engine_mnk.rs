@@ -581,3 +581,166 @@ fn an_empty_gomoku_board_gets_a_central_move() {
         );
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// The principal variation.
+
+/// Checks `analysis.pv` against `position`: it starts with the best move, every move is legal in
+/// turn (sides alternating), nothing follows the end of the game, and a proven result's line ends
+/// as the result says. Returns whether the line is complete (it reaches the proven end).
+fn check_pv(position: &Position, analysis: &Analysis) -> bool {
+    let best = analysis.best_move();
+    let pv = &analysis.pv;
+    assert_eq!(
+        pv.first(),
+        Some(&best.index),
+        "pv starts with the best move"
+    );
+    let lines = position.geometry().lines();
+    let mut cells = position.cells().to_vec();
+    let mut player = position.to_move();
+    let mut winner = None;
+    for (i, &cell) in pv.iter().enumerate() {
+        assert!(
+            winner.is_none(),
+            "pv {pv:?} goes on after a line in {position}"
+        );
+        assert!(
+            cells.get(cell) == Some(&None),
+            "pv move {i} ({cell}) of {pv:?} is not an empty cell in {position}"
+        );
+        cells[cell] = Some(player);
+        if has_line(&lines, &cells, player) {
+            winner = Some(player);
+        }
+        player = player.opponent();
+    }
+    if !best.exact {
+        return false;
+    }
+    let plies = best.plies.expect("a proven move has plies") as usize;
+    assert!(
+        pv.len() <= plies,
+        "pv {pv:?} longer than {plies} plies in {position}"
+    );
+    let mover = position.to_move();
+    match best.outcome {
+        Outcome::Win | Outcome::Loss => {
+            let expected = if best.outcome == Outcome::Win {
+                mover
+            } else {
+                mover.opponent()
+            };
+            if pv.len() == plies {
+                assert_eq!(
+                    winner,
+                    Some(expected),
+                    "pv {pv:?} must end in a line in {position}"
+                );
+            } else {
+                assert_eq!(winner, None, "pv {pv:?} ends too early in {position}");
+            }
+            pv.len() == plies
+        }
+        Outcome::Draw => {
+            assert_eq!(winner, None, "a drawn pv {pv:?} has a line in {position}");
+            pv.len() == plies
+        }
+        Outcome::Unknown => unreachable!("an exact move has an outcome"),
+    }
+}
+
+#[test]
+fn an_immediate_win_has_the_winning_move_as_its_pv() {
+    // 4 × 4, k = 3: X holds 0 and 1, O holds 4 and 5; X wins at 2 at once.
+    let g = geometry(4, 4, 3);
+    let mut cells = vec![None; g.cells()];
+    cells[0] = Some(Player::X);
+    cells[1] = Some(Player::X);
+    cells[4] = Some(Player::O);
+    cells[5] = Some(Player::O);
+    let position = Position::new(g, cells, None).expect("legal position");
+    let analysis = solve(&position, false);
+    assert_eq!(analysis.best_move().plies, Some(1));
+    assert_eq!(analysis.pv, vec![analysis.best_move().index]);
+    check_pv(&position, &analysis);
+}
+
+#[test]
+fn proven_wins_from_the_empty_board_have_legal_pvs() {
+    // Nodes near the horizon are not stored in the table, so these lines may stop early; what
+    // they hold must still be legal and consistent with the proven result.
+    for (rows, cols, k) in [(4, 4, 3), (3, 4, 3), (4, 3, 3), (3, 5, 3)] {
+        let position = empty(rows, cols, k);
+        for all_moves in [false, true] {
+            let analysis = solve(&position, all_moves);
+            assert_eq!(
+                analysis.best_move().outcome,
+                Outcome::Win,
+                "({rows},{cols},{k})"
+            );
+            check_pv(&position, &analysis);
+        }
+    }
+}
+
+#[test]
+fn a_short_proven_win_has_a_complete_pv() {
+    // 2 × 5, k = 2: X wins in 3 plies with a double threat; the line ends in X's pair.
+    let position = empty(2, 5, 2);
+    let analysis = solve(&position, false);
+    assert_eq!(analysis.best_move().plies, Some(3));
+    assert!(check_pv(&position, &analysis), "pv {:?}", analysis.pv);
+}
+
+#[test]
+fn a_proven_draw_on_5_by_4_has_a_pv_beyond_the_first_move() {
+    let position = empty(5, 4, 4);
+    let analysis = solve(&position, false);
+    assert_eq!(analysis.best_move().outcome, Outcome::Draw);
+    assert!(analysis.pv.len() > 1, "pv {:?}", analysis.pv);
+    check_pv(&position, &analysis);
+}
+
+#[test]
+fn a_proven_draw_has_a_pv_without_a_line() {
+    let position = empty(4, 4, 4);
+    let analysis = solve(&position, false);
+    assert_eq!(analysis.best_move().outcome, Outcome::Draw);
+    check_pv(&position, &analysis);
+}
+
+#[test]
+fn a_cut_search_has_a_legal_pv_no_longer_than_its_depth() {
+    let position = empty(9, 9, 5);
+    let limits = SearchLimits {
+        max_depth: Some(4),
+        ..SearchLimits::default()
+    };
+    let analysis = analyze(&position, Scoring::Depth, &limits);
+    assert!(!analysis.exact);
+    assert!(
+        !analysis.pv.is_empty() && analysis.pv.len() <= 4,
+        "{:?}",
+        analysis.pv
+    );
+    check_pv(&position, &analysis);
+}
+
+#[test]
+fn pvs_are_deterministic() {
+    let position = empty(4, 4, 3);
+    let a = solve(&position, false);
+    let b = solve(&position, false);
+    assert_eq!(a.pv, b.pv);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn pvs_are_legal_and_end_as_the_result_says(position in small_position(), all_moves in any::<bool>()) {
+        let analysis = solve(&position, all_moves);
+        check_pv(&position, &analysis);
+    }
+}

@@ -146,7 +146,10 @@ pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> 
             )
         })
         .collect();
-    Analysis::from_moves(moves, searcher.nodes, Some(completed as u32))
+    let mut analysis = Analysis::from_moves(moves, searcher.nodes, Some(completed as u32));
+    let best = &root[analysis.best];
+    analysis.pv = searcher.principal_variation(best.cell, results[best.representative], completed);
+    analysis
 }
 
 /// A legal move at the root.
@@ -505,6 +508,111 @@ impl Searcher<'_> {
             results: fill_twins(root, results),
             done: true,
         }
+    }
+
+    /// The expected line of best play from the root, starting with `first` (the best move, whose
+    /// result is `result`), read from what the search left behind: the table's moves (mapped back
+    /// from the canonical orientation) and the search's own shortcuts (an immediate win, a forced
+    /// block, a double threat), the same choices in the same order as [`Self::search`]. No move is
+    /// searched. The line stops when the game ends, when nothing is known about the position, or
+    /// after the plies the result covers (the win or loss distance, the board for a draw, the
+    /// completed depth for an estimate). A proven result's line must end as the result says (the
+    /// right side winning at the right ply, or no line for a draw); when it does not, some table
+    /// move along it is not best play and only `first` is kept.
+    fn principal_variation(
+        &mut self,
+        first: usize,
+        result: RootResult,
+        completed: i32,
+    ) -> Vec<usize> {
+        let exact = result.proven && result.bound == Bound::Exact;
+        let decisive = exact && result.value.abs() > MATE_BOUND;
+        let cap = if decisive {
+            plies_of(result.value)
+        } else if exact {
+            self.board.empties as i32
+        } else {
+            completed.max(1)
+        }
+        .clamp(1, self.board.empties.max(1) as i32) as usize;
+        let mut line: Vec<usize> = Vec::new();
+        let mut side = self.root_side;
+        let mut next = Some(first);
+        // Who completed a line, if the game ended that way.
+        let mut winner = None;
+        while let Some(cell) = next.take() {
+            if cell >= self.board.cell_count() || !self.board.is_empty(cell) {
+                break;
+            }
+            let wins = self.board.wins_at(cell, side);
+            self.board.play(cell, side);
+            line.push(cell);
+            if wins {
+                winner = Some(side);
+                break;
+            }
+            side = 1 - side;
+            if line.len() >= cap || self.board.empties == 0 || self.board.live == [0, 0] {
+                break;
+            }
+            next = self.known_move(side);
+        }
+        // Restore the root position.
+        let mut mover = self.root_side ^ ((line.len() + 1) & 1);
+        for &cell in line.iter().rev() {
+            self.board.undo(cell, mover);
+            mover = 1 - mover;
+        }
+        if exact {
+            let expected = if decisive {
+                let winner = if result.value > 0 {
+                    self.root_side
+                } else {
+                    1 - self.root_side
+                };
+                Some((winner, plies_of(result.value) as usize))
+            } else {
+                None
+            };
+            let consistent = match (expected, winner) {
+                (Some((w, p)), Some(found)) => w == found && line.len() == p,
+                // Stopped early for want of knowledge: fine; reaching the cap is not.
+                (Some((_, p)), None) => line.len() < p,
+                (None, found) => found.is_none(),
+            };
+            if !consistent {
+                line.truncate(1);
+            }
+        }
+        line
+    }
+
+    /// The move the search would play for `side` in the current position, as far as it is known
+    /// without searching: an immediate win, the block of a single threat, a double threat, or
+    /// the table's move.
+    fn known_move(&mut self, side: Side) -> Option<usize> {
+        let other = 1 - side;
+        if self.board.threats[side] > 0 {
+            return self.board.threat_cells(side).0;
+        }
+        if self.board.threats[other] > 0 {
+            // With two threats against it every move loses at once: blocking one is as good as
+            // any.
+            return self.board.threat_cells(other).0;
+        }
+        if self.board.twos[side] >= 2
+            && let Some(cell) = self.board.double_threat_cell(side)
+        {
+            return Some(cell);
+        }
+        let (key, symmetry) = self.board.canonical_key();
+        let cell = self
+            .table
+            .probe(key)?
+            .best
+            .filter(|&m| m < self.board.cell_count())
+            .map(|m| self.board.actual_cell(symmetry, m))?;
+        (cell < self.board.cell_count() && self.board.is_empty(cell)).then_some(cell)
     }
 
     /// Static evaluation for `side` to move, within `±HEURISTIC_MAX`.
