@@ -633,7 +633,7 @@ pub struct MoveResponse {
     /// The game after the move.
     pub status: GameStatus,
     /// The expected line of best play, starting with this move (on 3 × 3 to the end of the game;
-    /// on larger boards this move alone).
+    /// on larger boards as far as the search recorded it, at least this move).
     pub pv: Vec<usize>,
     /// One plain-English sentence about the move.
     pub explanation: String,
