@@ -301,7 +301,7 @@ fn answer(request: &ValidRequest, settings: &Settings) -> Vec<u8> {
         moves: request
             .moves
             .then(|| analysis.moves.iter().map(MoveEntry::from).collect()),
-        board: request.style.render(&played.cells),
+        board: request.style.render(played.cells),
         status,
         pv: if chosen.index == analysis.best_move().index && analysis.pv.len() > 1 {
             analysis.pv.clone()

@@ -191,23 +191,42 @@ pub enum BoardStyle {
 }
 
 impl BoardStyle {
-    /// Writes `cells` in this style.
+    /// `cells` written in this style.
     #[must_use]
-    pub fn render(&self, cells: &[Option<Player>]) -> Value {
-        match self {
-            Self::Array(empty) => Value::Array(
-                cells
-                    .iter()
-                    .enumerate()
-                    .map(|(i, c)| match (c, empty) {
-                        (Some(p), _) => Value::from(p.as_str()),
-                        (None, Some(e)) => e.clone(),
-                        (None, None) => Value::from(i),
-                    })
-                    .collect(),
-            ),
-            Self::Compact(empty) => Value::from(
-                cells
+    pub fn render(&self, cells: Vec<Option<Player>>) -> RenderedBoard {
+        RenderedBoard {
+            cells,
+            style: self.clone(),
+        }
+    }
+}
+
+/// A board written in a request's style. It serializes straight to JSON, with no intermediate
+/// `Value`: it is part of every response.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RenderedBoard {
+    cells: Vec<Option<Player>>,
+    style: BoardStyle,
+}
+
+impl Serialize for RenderedBoard {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        match &self.style {
+            BoardStyle::Array(empty) => {
+                let mut seq = serializer.serialize_seq(Some(self.cells.len()))?;
+                for (i, cell) in self.cells.iter().enumerate() {
+                    match (cell, empty) {
+                        (Some(p), _) => seq.serialize_element(p.as_str())?,
+                        (None, Some(e)) => seq.serialize_element(e)?,
+                        (None, None) => seq.serialize_element(&i)?,
+                    }
+                }
+                seq.end()
+            }
+            BoardStyle::Compact(empty) => serializer.serialize_str(
+                &self
+                    .cells
                     .iter()
                     .map(|c| c.map_or(*empty, Player::as_char))
                     .collect::<String>(),
@@ -629,7 +648,7 @@ pub struct MoveResponse {
     pub moves: Option<Vec<MoveEntry>>,
     /// The board after the move, written the way the request wrote it.
     #[schema(schema_with = board_schema)]
-    pub board: Value,
+    pub board: RenderedBoard,
     /// The game after the move.
     pub status: GameStatus,
     /// The expected line of best play, starting with this move (on 3 × 3 to the end of the game;
