@@ -49,6 +49,23 @@ fn proves_known_values_from_the_empty_board() {
 }
 
 #[test]
+fn proves_larger_known_values_from_the_empty_board() {
+    // Beyond the 30-cell boards: (6,5,4) is a first-player win, (6,6,5) and the 4-wide
+    // (6,4,4) are draws (Uiterwijk and van den Herik; the m,n,k tables of the literature).
+    let cases = [
+        ((6, 4, 4), Outcome::Draw),
+        ((6, 5, 4), Outcome::Win),
+        ((6, 6, 5), Outcome::Draw),
+    ];
+    for ((rows, cols, k), outcome) in cases {
+        let analysis = solve(&empty(rows, cols, k), false);
+        let best = analysis.best_move();
+        assert!(analysis.exact, "({rows},{cols},{k}) should be proven");
+        assert_eq!(best.outcome, outcome, "({rows},{cols},{k})");
+    }
+}
+
+#[test]
 fn on_4_by_3_the_midpoints_of_the_short_sides_lose_for_the_first_player() {
     // 4 rows of 3: the 3-cell sides are the top and bottom rows, their midpoints cells 1 and 10.
     let analysis = solve(&empty(4, 3, 3), true);

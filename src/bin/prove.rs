@@ -1,11 +1,12 @@
 //! Bench binary: proves small m,n,k games from the empty board and times a move on 15 × 15.
 //!
 //! ```text
-//! cargo run --release --no-default-features --bin prove [-- [--runs N] [--proofs-only]]
+//! cargo run --release --no-default-features --bin prove [-- [--runs N] [--proofs-only] [--game R,C,K]...]
 //! ```
 //!
 //! Each proof is run `N` times (default 3) and the fastest run is reported; `--proofs-only`
-//! skips the 15 × 15 moves (for profiling the proofs alone).
+//! skips the 15 × 15 moves (for profiling the proofs alone); `--game R,C,K` (repeatable) proves
+//! those games instead of (4,4,4), (5,4,4) and (5,5,4).
 
 use std::time::{Duration, Instant};
 
@@ -25,11 +26,29 @@ fn main() {
         .map_or(3, |n| n.parse().expect("--runs takes a number"))
         .max(1);
     let proofs_only = args.iter().any(|a| a == "--proofs-only");
+    let mut games: Vec<(u64, u64, u64)> = args
+        .iter()
+        .zip(args.iter().skip(1))
+        .filter(|(flag, _)| *flag == "--game")
+        .map(|(_, game)| {
+            let parts: Vec<u64> = game
+                .split(',')
+                .map(|n| n.trim().parse().expect("--game takes R,C,K"))
+                .collect();
+            match parts[..] {
+                [rows, cols, k] => (rows, cols, k),
+                _ => panic!("--game takes R,C,K"),
+            }
+        })
+        .collect();
+    if games.is_empty() {
+        games = vec![(4, 4, 4), (5, 4, 4), (5, 5, 4)];
+    }
     println!(
         "{:<10} {:>8} {:>6} {:>12} {:>12} {:>10}",
         "game", "outcome", "exact", "nodes", "nodes/s", "seconds"
     );
-    for (rows, cols, k) in [(4, 4, 4), (5, 4, 4), (5, 5, 4)] {
+    for (rows, cols, k) in games {
         let position = empty(rows, cols, k);
         // Best of `runs`: the first run also pays for faulting in the transposition table's
         // pages, which a running service does once per pooled table.

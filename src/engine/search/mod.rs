@@ -55,11 +55,11 @@ const TEMPO: i64 = 2;
 const TABLE_MIN_DEPTH: i32 = 3;
 /// Pairing strategies against a side are looked for only when it has at most this many windows
 /// still open: beyond that they are rare and the search for them costs.
-const PAIRING_MAX_LIVE: u32 = 12;
+const PAIRING_MAX_LIVE: u32 = 24;
 /// Search steps allowed when looking for a pairing strategy.
-const PAIRING_BUDGET: u32 = 32;
+const PAIRING_BUDGET: u32 = 64;
 /// Boards with at most this many empty cells are proven outright after [`SHALLOW_DEPTH`].
-const PROOF_JUMP_EMPTIES: i32 = 30;
+const PROOF_JUMP_EMPTIES: i32 = 40;
 /// Iterations run before jumping to the full-depth proof on small boards (a fallback answer if
 /// the deadline cuts the proof).
 const SHALLOW_DEPTH: i32 = 4;
