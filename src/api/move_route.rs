@@ -141,8 +141,7 @@ async fn get_move(
     State(state): State<AppState>,
     query: Result<Query<MoveQuery>, QueryRejection>,
 ) -> Result<Response, ApiError> {
-    let Query(query) =
-        query.map_err(|e| ApiError::invalid("invalid_request", "", e.body_text()))?;
+    let Query(query) = query.map_err(|e| query_error(&e))?;
     let board = if query.board.trim_start().starts_with('[') {
         serde_json::from_str(&query.board).map_err(|e| {
             ApiError::invalid(
@@ -169,6 +168,31 @@ async fn get_move(
         ..MoveRequest::for_board(board)
     };
     respond(&state, ValidRequest::try_from(request)?).await
+}
+
+/// The 422 for a query string of the wrong shape, naming the parameter when axum's message does
+/// (it reads "Failed to deserialize query string: moves: provided string was not ...").
+fn query_error(rejection: &QueryRejection) -> ApiError {
+    let text = rejection.body_text();
+    let detail = text
+        .strip_prefix("Failed to deserialize query string: ")
+        .unwrap_or(&text);
+    let is_name =
+        |name: &str| !name.is_empty() && name.bytes().all(|b| b.is_ascii_lowercase() || b == b'_');
+    let (pointer, message) = match detail.split_once(": ") {
+        Some((name, message)) if is_name(name) => (format!("/{name}"), message),
+        _ => (String::new(), detail),
+    };
+    let code = if message.starts_with("unknown field") {
+        "unknown_field"
+    } else {
+        "invalid_request"
+    };
+    let detail = match pointer.strip_prefix('/') {
+        Some(name) => format!("query parameter `{name}`: {message}"),
+        None => format!("query string: {message}"),
+    };
+    ApiError::invalid(code, pointer, detail)
 }
 
 /// Answers a valid request: inline for a 3 × 3 table lookup, on the bounded blocking pool for a

@@ -285,6 +285,41 @@ async fn rejects_an_unknown_field_naming_it() {
 }
 
 #[tokio::test]
+async fn rejects_a_field_that_appears_twice() {
+    let app = TestApp::new();
+    let cases = [
+        (r#"{"board": ".........", "board": "X........"}"#, "/board"),
+        (
+            r#"{"board": "O.XX.X.OO", "scoring": "depth", "scoring": "classic"}"#,
+            "/scoring",
+        ),
+    ];
+    for (body, pointer) in cases {
+        let problem = app.post_raw(body, Some("application/json")).await.problem(
+            UNPROCESSABLE,
+            "invalid_request",
+            body,
+        );
+        assert_eq!(pointers(&problem), vec![pointer.to_string()], "{body}");
+        assert!(
+            problem["detail"]
+                .as_str()
+                .unwrap()
+                .contains("more than once"),
+            "{problem}"
+        );
+    }
+    // Malformed JSON after the repeated field is still a 400.
+    app.post_raw(r#"{"board": "X", "board": "O", "#, Some("application/json"))
+        .await
+        .problem(
+            StatusCode::BAD_REQUEST,
+            "malformed_json",
+            "truncated after a repeat",
+        );
+}
+
+#[tokio::test]
 async fn rejects_mistyped_missing_and_unknown_values_with_a_pointer() {
     let app = TestApp::new();
     let cases = [
@@ -517,11 +552,38 @@ async fn answers_a_wrong_method_with_a_405_problem() {
 #[tokio::test]
 async fn rejects_bad_query_strings_on_get() {
     let app = TestApp::new();
+    // Parameters of the wrong shape are named, as in the body.
+    let named = [
+        (
+            "/v1/move?board=O.XX.X.OO&scorng=classic",
+            "unknown_field",
+            "/scorng",
+        ),
+        (
+            "/v1/move?board=O.XX.X.OO&scoring=fast",
+            "invalid_request",
+            "/scoring",
+        ),
+        (
+            "/v1/move?board=O.XX.X.OO&moves=maybe",
+            "invalid_request",
+            "/moves",
+        ),
+        (
+            "/v1/move?board=O.XX.X.OO&rows=-3",
+            "invalid_request",
+            "/rows",
+        ),
+    ];
+    for (uri, code, pointer) in named {
+        let problem = app.get(uri).await.problem(UNPROCESSABLE, code, uri);
+        assert_eq!(pointers(&problem), vec![pointer.to_string()], "{uri}");
+    }
     let cases = [
         ("/v1/move", "invalid_request", "no board"),
         (
             "/v1/move?board=O.XX.X.OO&scorng=classic",
-            "invalid_request",
+            "unknown_field",
             "an unknown parameter",
         ),
         (
