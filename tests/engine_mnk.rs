@@ -19,6 +19,7 @@ fn empty(rows: u64, cols: u64, k: u64) -> Position {
 
 fn solve(position: &Position, all_moves: bool) -> Analysis {
     let limits = SearchLimits {
+        max_work: None,
         all_moves,
         ..SearchLimits::default()
     };
@@ -246,7 +247,7 @@ proptest! {
         let g = position.geometry();
         let mut cells = position.cells().to_vec();
         let oracle = oracle_moves(&g.lines(), g.max_score(), &mut cells, position.to_move(), 0);
-        let limits = SearchLimits { max_depth: Some(max_depth), deadline: None, all_moves };
+        let limits = SearchLimits { max_depth: Some(max_depth), deadline: None, max_work: None, all_moves };
         let analysis = analyze(&position, Scoring::Depth, &limits);
         prop_assert!(analysis.depth.unwrap() <= max_depth);
         prop_assert_eq!(analysis.moves.len(), oracle.len());
@@ -436,6 +437,7 @@ fn quick_limits() -> SearchLimits {
     SearchLimits {
         max_depth: None,
         deadline: Some(Instant::now() + Duration::from_millis(60)),
+        max_work: None,
         all_moves: false,
     }
 }
@@ -492,6 +494,7 @@ fn max_depth_cuts_the_search_and_marks_it_inexact() {
     let limits = SearchLimits {
         max_depth: Some(2),
         deadline: None,
+        max_work: None,
         all_moves: false,
     };
     let analysis = analyze(&position, Scoring::Depth, &limits);
@@ -526,6 +529,7 @@ fn a_deadline_stops_the_search_with_the_last_completed_iteration() {
     let limits = SearchLimits {
         max_depth: None,
         deadline: Some(start + Duration::from_millis(200)),
+        max_work: None,
         all_moves: false,
     };
     let analysis = analyze(&position, Scoring::Depth, &limits);
@@ -538,11 +542,65 @@ fn a_deadline_stops_the_search_with_the_last_completed_iteration() {
 }
 
 #[test]
+fn a_work_budget_stops_the_search_at_the_same_node_every_time() {
+    let mut cells = vec![None; 225];
+    for (cell, player) in [
+        (112, Player::X),
+        (113, Player::O),
+        (97, Player::X),
+        (128, Player::O),
+    ] {
+        cells[cell] = Some(player);
+    }
+    let position = Position::new(geometry(15, 15, 5), cells, None).unwrap();
+    for all_moves in [false, true] {
+        let limits = SearchLimits {
+            max_depth: None,
+            deadline: None,
+            max_work: Some(50_000),
+            all_moves,
+        };
+        let first = analyze(&position, Scoring::Depth, &limits);
+        assert!(!first.exact);
+        assert!(
+            first.nodes >= 1_024 && first.nodes <= 50_000 + 1_024,
+            "the budget bounds the nodes: {}",
+            first.nodes
+        );
+        for _ in 0..3 {
+            let again = analyze(&position, Scoring::Depth, &limits);
+            assert_eq!(again, first, "the same budget gives the same analysis");
+        }
+    }
+    // A bigger budget searches deeper; a proof within the budget is unaffected by it.
+    let deeper = analyze(
+        &position,
+        Scoring::Depth,
+        &SearchLimits {
+            max_work: Some(400_000),
+            ..SearchLimits::default()
+        },
+    );
+    assert!(deeper.nodes > 50_000);
+    let proof = analyze(
+        &empty(5, 5, 4),
+        Scoring::Depth,
+        &SearchLimits {
+            max_work: Some(SearchLimits::work_for(geometry(5, 5, 4), 1_000)),
+            ..SearchLimits::default()
+        },
+    );
+    assert!(proof.exact, "(5,5,4) is proven within a one-second budget");
+    assert_eq!(proof.best_move().outcome, Outcome::Draw);
+}
+
+#[test]
 fn a_deadline_in_the_past_still_answers_with_a_legal_move() {
     let position = empty(15, 15, 5);
     let limits = SearchLimits {
         max_depth: None,
         deadline: Some(Instant::now()),
+        max_work: None,
         all_moves: true,
     };
     let analysis = analyze(&position, Scoring::Depth, &limits);
@@ -557,6 +615,7 @@ fn answers_are_deterministic() {
     let limits = SearchLimits {
         max_depth: Some(5),
         deadline: None,
+        max_work: None,
         all_moves: true,
     };
     let first = analyze(&position, Scoring::Depth, &limits);
@@ -586,6 +645,7 @@ fn an_empty_gomoku_board_gets_a_central_move() {
         let limits = SearchLimits {
             max_depth: Some(max_depth),
             deadline: None,
+            max_work: None,
             all_moves: false,
         };
         let best = analyze(&position, Scoring::Depth, &limits)

@@ -140,6 +140,7 @@ fn parse_and_analyse(body: Value) {
         let limits = SearchLimits {
             max_depth: Some(4),
             deadline: Some(Instant::now() + Duration::from_millis(20)),
+            max_work: None,
             all_moves: request.moves,
         };
         let analysis = analyze(position, request.scoring, &limits);

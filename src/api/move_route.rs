@@ -115,7 +115,8 @@ struct MoveQuery {
     /// Deepest search in plies.
     #[param(value_type = Option<i32>, minimum = 1)]
     max_depth: Option<u32>,
-    /// Search time budget in milliseconds.
+    /// Search time budget in milliseconds (a work budget derived from it makes answers
+    /// reproducible; the time limit is the hard stop).
     #[param(value_type = Option<i32>, minimum = 1)]
     time_limit_ms: Option<u64>,
     /// `perfect` (default), `hard`, `medium`, `easy`.
@@ -274,7 +275,10 @@ fn limits(request: &ValidRequest, settings: &Settings) -> SearchLimits {
                 .unwrap_or(settings.max_depth)
                 .min(settings.max_depth),
         ),
+        // The work budget stops the search long before the clock on an unloaded machine, so
+        // the same request gets the same answer; the deadline is the hard stop under load.
         deadline: Some(Instant::now() + Duration::from_millis(ms)),
+        max_work: Some(SearchLimits::work_for(request.position.geometry(), ms)),
         all_moves: request.moves || request.scoring == crate::engine::Scoring::Classic,
     }
 }

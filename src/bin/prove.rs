@@ -2,15 +2,21 @@
 //!
 //! ```text
 //! cargo run --release --no-default-features --bin prove [-- [--runs N] [--proofs-only] [--game R,C,K]...]
+//! cargo run --release --no-default-features --bin prove -- --calibrate
 //! ```
 //!
 //! Each proof is run `N` times (default 3) and the fastest run is reported; `--proofs-only`
 //! skips the 15 × 15 moves (for profiling the proofs alone); `--game R,C,K` (repeatable) proves
 //! those games instead of (4,4,4), (5,4,4) and (5,5,4).
+//!
+//! `--calibrate` checks [`SearchLimits::work_for`]: it searches random midgames of several
+//! sizes with the work budget of a 500 ms time limit and no deadline, and prints how much of the
+//! 500 ms each search took. Well under 100 % everywhere means the budget, not the clock, stops
+//! the service's searches, so their answers do not depend on the load.
 
 use std::time::{Duration, Instant};
 
-use minimax_move::engine::{Geometry, Position, Scoring, SearchLimits, analyze};
+use minimax_move::engine::{Geometry, Player, Position, Scoring, SearchLimits, analyze};
 
 fn empty(rows: u64, cols: u64, k: u64) -> Position {
     let geometry = Geometry::new(rows, cols, k).expect("valid geometry");
@@ -26,6 +32,10 @@ fn main() {
         .map_or(3, |n| n.parse().expect("--runs takes a number"))
         .max(1);
     let proofs_only = args.iter().any(|a| a == "--proofs-only");
+    if args.iter().any(|a| a == "--calibrate") {
+        calibrate();
+        return;
+    }
     let mut games: Vec<(u64, u64, u64)> = args
         .iter()
         .zip(args.iter().skip(1))
@@ -86,7 +96,7 @@ fn main() {
         (126, 'X'),
         (98, 'O'),
     ] {
-        midgame[cell] = minimax_move::engine::Player::from_char(mark);
+        midgame[cell] = Player::from_char(mark);
     }
     for (name, cells) in [
         ("15x15 empty", vec![None; geometry.cells()]),
@@ -97,6 +107,7 @@ fn main() {
         let limits = SearchLimits {
             max_depth: None,
             deadline: Some(start + Duration::from_millis(500)),
+            max_work: None,
             all_moves: false,
         };
         let analysis = analyze(&position, Scoring::Depth, &limits);
@@ -110,4 +121,77 @@ fn main() {
             seconds
         );
     }
+}
+
+/// Times searches bounded by the work budget of a 500 ms limit (see the module documentation).
+fn calibrate() {
+    const MILLIS: u64 = 500;
+    // A fixed xorshift sequence: the same positions on every run.
+    let mut state = 0x9E37_79B9_7F4A_7C15_u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    println!(
+        "{:<10} {:>6} {:>9} {:>10} {:>9} {:>8}",
+        "game", "stones", "all", "work", "ms", "of limit"
+    );
+    let mut worst: f64 = 0.0;
+    for (rows, cols, k, stones) in [
+        (15, 15, 5, 0),
+        (15, 15, 5, 6),
+        (15, 15, 5, 20),
+        (10, 10, 5, 10),
+        (8, 8, 5, 8),
+        (7, 7, 5, 6),
+        (7, 7, 5, 12),
+        (6, 6, 5, 4),
+        (6, 6, 4, 4),
+        (5, 5, 4, 4),
+    ] {
+        let geometry = Geometry::new(rows, cols, k).expect("valid geometry");
+        let mut positions = 0;
+        while positions < 3 {
+            let mut cells = vec![None; geometry.cells()];
+            for stone in 0..stones {
+                loop {
+                    let cell = (next() % geometry.cells() as u64) as usize;
+                    if cells[cell].is_none() {
+                        cells[cell] = Some(if stone % 2 == 0 { Player::X } else { Player::O });
+                        break;
+                    }
+                }
+            }
+            // Random stones may already have finished the game: draw again.
+            let Ok(position) = Position::new(geometry, cells, None) else {
+                continue;
+            };
+            positions += 1;
+            for all_moves in [false, true] {
+                let work = SearchLimits::work_for(geometry, MILLIS);
+                let limits = SearchLimits {
+                    max_work: Some(work),
+                    all_moves,
+                    ..SearchLimits::default()
+                };
+                let start = Instant::now();
+                let _ = analyze(&position, Scoring::Depth, &limits);
+                let ms = start.elapsed().as_secs_f64() * 1000.0;
+                let share = ms / MILLIS as f64;
+                worst = worst.max(share);
+                println!(
+                    "{:<10} {:>6} {:>9} {:>10} {:>9.1} {:>7.0}%",
+                    format!("({rows},{cols},{k})"),
+                    stones,
+                    all_moves,
+                    work,
+                    ms,
+                    share * 100.0
+                );
+            }
+        }
+    }
+    println!("worst: {:.0}% of the time limit", worst * 100.0);
 }

@@ -196,9 +196,39 @@ pub struct SearchLimits {
     pub max_depth: Option<u32>,
     /// When to stop and answer with the best move found so far.
     pub deadline: Option<Instant>,
+    /// A work budget: stop after this many units of search work (nodes plus pairing-search
+    /// steps) and answer with the best move found so far. Unlike a deadline it does not depend
+    /// on the machine or its load, so the same position and budget give the same answer.
+    pub max_work: Option<u64>,
     /// Whether every move needs its own score (a move table, or classic scoring); when false the
     /// search may prove only the best move.
     pub all_moves: bool,
+}
+
+/// Units of search work per millisecond, times the number of cells, that
+/// [`SearchLimits::work_for`] grants. A node costs about as many operations as the board has
+/// cells, so the budget is scaled down on big boards. Calibrated on the reference 2-core machine
+/// (see BENCHMARKS-search.md) so that a search spends its budget in about half its time limit:
+/// the slowest rates measured there were 470 units/ms on a 15 × 15 midgame (this grants 213) and
+/// 2,244 on a 7 × 7 midgame (this grants 980).
+pub const WORK_PER_MS_TIMES_CELLS: u64 = 48_000;
+
+impl SearchLimits {
+    /// The work budget matching a time limit of `millis` on `geometry`'s board: about half of the
+    /// time on the reference machine, so that the budget, not the clock, stops the search and the
+    /// answer does not depend on the machine's load.
+    ///
+    /// ```
+    /// use minimax_move::engine::{Geometry, SearchLimits};
+    /// let gomoku = Geometry::new(15, 15, 5).unwrap();
+    /// let four = Geometry::new(5, 5, 4).unwrap();
+    /// assert_eq!(SearchLimits::work_for(gomoku, 1_000), 213_333);
+    /// assert!(SearchLimits::work_for(four, 1_000) > SearchLimits::work_for(gomoku, 1_000));
+    /// ```
+    #[must_use]
+    pub fn work_for(geometry: Geometry, millis: u64) -> u64 {
+        millis.saturating_mul(WORK_PER_MS_TIMES_CELLS) / geometry.cells().max(1) as u64
+    }
 }
 
 /// Analyses a position: the solved table on 3 × 3, otherwise the alpha-beta search within `limits`.

@@ -24,7 +24,8 @@ mod search;
 mod solved;
 
 pub use analysis::{
-    Analysis, Evaluation, MoveScore, Outcome, Score, Scoring, SearchLimits, analyze, best_of,
+    Analysis, Evaluation, MoveScore, Outcome, Score, Scoring, SearchLimits,
+    WORK_PER_MS_TIMES_CELLS, analyze, best_of,
 };
 pub use choose::{Difficulty, TieBreak, choose, immediate_wins};
 pub use explain::{explanation, line_name, principal_variation};

@@ -450,6 +450,32 @@ async fn same_seed_gives_the_same_answer() {
     }
 }
 
+/// Searches on larger boards stop on a work budget, not the clock, so they reproduce too: with a
+/// seed, and in plain perfect play, while other searches load the machine.
+#[tokio::test]
+async fn searches_on_larger_boards_give_the_same_answer_every_time() {
+    let app = TestApp::new();
+    let mut gomoku = vec!["."; 225];
+    for (cell, mark) in [(112, "X"), (113, "O"), (97, "X"), (128, "O")] {
+        gomoku[cell] = mark;
+    }
+    let requests = [
+        json!({"board": gomoku.concat(), "rows": 15, "cols": 15, "k": 5, "time_limit_ms": 300, "moves": true}),
+        json!({"board": "..X...X.....O.....O.X.............O.........O.X..", "rows": 7, "cols": 7, "k": 5,
+               "time_limit_ms": 200, "difficulty": "easy", "tie_break": "random", "seed": 439_577_111_463_u64}),
+        json!({"board": "X........X.........OO....", "rows": 5, "cols": 5, "k": 4, "time_limit_ms": 50,
+               "difficulty": "medium", "seed": 841_500_839_602_u64}),
+    ];
+    let load =
+        json!({"board": ".".repeat(225), "rows": 15, "cols": 15, "k": 5, "time_limit_ms": 300});
+    for request in &requests {
+        let first = app.post_move(request).await.ok_json("first");
+        // Load the machine with another search meanwhile: the answer must not change.
+        let (again, _) = tokio::join!(app.post_move(request), app.post_move(&load));
+        assert_eq!(again.ok_json("again"), first, "{request}");
+    }
+}
+
 #[tokio::test]
 async fn an_answer_that_used_chance_reports_a_seed_that_reproduces_it() {
     let app = TestApp::new();

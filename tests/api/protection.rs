@@ -11,8 +11,10 @@ use serde_json::json;
 
 use crate::helpers::{SEED_BOARD, TestApp};
 
-fn big_search() -> serde_json::Value {
-    json!({"board": ".".repeat(225), "rows": 15, "cols": 15, "k": 5, "time_limit_ms": 600})
+/// A 15 × 15 search: its work budget takes about half of `time_limit_ms` (1 s at most
+/// on an idle machine for 5,000 ms), its deadline all of it.
+fn big_search(time_limit_ms: u64) -> serde_json::Value {
+    json!({"board": ".".repeat(225), "rows": 15, "cols": 15, "k": 5, "time_limit_ms": time_limit_ms})
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -25,10 +27,10 @@ async fn sheds_searches_with_503_and_retry_after_when_every_slot_is_busy() {
     let app = TestApp::with_state(AppState::ready(settings));
     let busy = {
         let app = app.clone();
-        tokio::spawn(async move { app.post_move(&big_search()).await })
+        tokio::spawn(async move { app.post_move(&big_search(5_000)).await })
     };
     tokio::time::sleep(Duration::from_millis(150)).await;
-    let shed = app.post_move(&big_search()).await;
+    let shed = app.post_move(&big_search(600)).await;
     shed.problem(
         StatusCode::SERVICE_UNAVAILABLE,
         "overloaded",
@@ -43,7 +45,7 @@ async fn sheds_searches_with_503_and_retry_after_when_every_slot_is_busy() {
         StatusCode::OK,
         "the search holding the slot answers"
     );
-    let again = app.post_move(&big_search()).await;
+    let again = app.post_move(&big_search(600)).await;
     assert_eq!(
         again.status,
         StatusCode::OK,

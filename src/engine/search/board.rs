@@ -61,6 +61,9 @@ pub struct Board {
     centre_bonus: Vec<i64>,
     /// Empty cells left.
     pub empties: u32,
+    /// Pairing-search steps taken so far (see [`Board::defender_pairs_off`]): search work that
+    /// the node count does not show.
+    pub pairing_steps: u64,
     zobrist: Vec<[u64; 2]>,
     /// Image of each cell under each symmetry of the board.
     symmetries: Vec<Vec<u16>>,
@@ -251,6 +254,7 @@ impl Board {
             pair_cells: Vec::new(),
             pair_windows: Vec::new(),
             pair_budget: 0,
+            pairing_steps: 0,
             window_line,
             line_stamp: vec![0; line_count],
         };
@@ -527,6 +531,7 @@ impl Board {
         starts.push(cells.len() as u32);
         self.pair_budget = budget;
         let found = self.cover(&cells, &starts);
+        self.pairing_steps += u64::from(budget - self.pair_budget);
         for &c in &cells {
             self.pair_partner[c as usize] = NO_PARTNER;
         }

@@ -77,6 +77,7 @@ pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> 
         nodes: 0,
         estimates: 0,
         deadline: limits.deadline,
+        max_work: limits.max_work,
         check_deadline: false,
         aborted: false,
         history: vec![[0; 2]; cells],
@@ -98,7 +99,7 @@ pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> 
             depth = last_depth;
         }
         searcher.check_deadline = depth > 1;
-        if depth > 1 && searcher.deadline_passed() {
+        if depth > 1 && searcher.out_of_budget() {
             break;
         }
         let full_depth = depth == empties;
@@ -252,6 +253,8 @@ struct Searcher<'t> {
     /// not move this counter is proven.
     estimates: u64,
     deadline: Option<Instant>,
+    /// The work budget (nodes plus pairing steps), if any.
+    max_work: Option<u64>,
     check_deadline: bool,
     aborted: bool,
     history: Vec<[i64; 2]>,
@@ -264,8 +267,13 @@ impl Searcher<'_> {
         self.root_side ^ (ply as usize & 1)
     }
 
-    fn deadline_passed(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
+    /// Whether the work budget is spent or the deadline has passed. The work is counted at
+    /// deterministic points (every [`DEADLINE_CHECK_INTERVAL`] nodes), so a search stopped by
+    /// its work budget stops at the same node every time.
+    fn out_of_budget(&self) -> bool {
+        self.max_work
+            .is_some_and(|w| self.nodes + self.board.pairing_steps >= w)
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// The legal moves at the root, ascending, with twins under symmetry pointing to the first.
@@ -653,7 +661,7 @@ impl Searcher<'_> {
         self.nodes += 1;
         if self.check_deadline
             && self.nodes.is_multiple_of(DEADLINE_CHECK_INTERVAL)
-            && self.deadline_passed()
+            && self.out_of_budget()
         {
             self.aborted = true;
         }
