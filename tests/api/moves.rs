@@ -550,7 +550,7 @@ async fn a_move_passed_over_at_low_difficulty_says_so() {
         let explanation = answer["explanation"].as_str().unwrap();
         assert_eq!(
             answer["score"].as_i64().unwrap() < best,
-            explanation.contains("passed over"),
+            explanation.contains("passing over the stronger"),
             "seed {seed}: {explanation}"
         );
     }
