@@ -67,6 +67,8 @@ fn is_json(headers: &HeaderMap) -> bool {
         (status = 413, description = "Body over the limit", body = super::Problem, content_type = "application/problem+json"),
         (status = 415, description = "Body not sent as application/json", body = super::Problem, content_type = "application/problem+json"),
         (status = 422, description = "Invalid request or board, impossible position, wrong side to move, or a finished game (code game_over, with winner and line)", body = super::Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Over the per-client rate limit (only when RATE_LIMIT_PER_SECOND is set)", body = super::Problem, content_type = "application/problem+json",
+         headers(("Retry-After" = u32, description = "Seconds to wait"))),
         (status = 503, description = "Overloaded or timed out; retry later", body = super::Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u32, description = "Seconds to wait"))),
     ))]
@@ -135,6 +137,8 @@ struct MoveQuery {
     responses(
         (status = 200, description = "The best move", body = MoveResponse),
         (status = 422, description = "Invalid query, board or position, or a finished game", body = super::Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Over the per-client rate limit (only when RATE_LIMIT_PER_SECOND is set)", body = super::Problem, content_type = "application/problem+json",
+         headers(("Retry-After" = u32, description = "Seconds to wait"))),
         (status = 503, description = "Overloaded or timed out; retry later", body = super::Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u32, description = "Seconds to wait"))),
     ))]
