@@ -95,7 +95,7 @@ pub fn explanation(
         );
     }
     let moves_for = |plies: u32| plies.div_ceil(2);
-    let sentence = match (chosen.outcome, chosen.plies) {
+    match (chosen.outcome, chosen.plies) {
         (Outcome::Win, Some(plies)) => {
             let n = moves_for(plies);
             format!("{verb} and forces a win within {n} moves of its own, this one included.")
@@ -110,8 +110,7 @@ pub fn explanation(
             "{verb}; the search did not prove the result and rates it {}.",
             rating(chosen.score.value())
         ),
-    };
-    sentence
+    }
 }
 
 fn rating(h: f64) -> &'static str {
