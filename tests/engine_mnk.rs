@@ -513,8 +513,8 @@ fn max_depth_cuts_the_search_and_marks_it_inexact() {
     }
 }
 
-#[test]
-fn a_deadline_stops_the_search_with_the_last_completed_iteration() {
+/// A quiet 15 × 15 opening: two stones each around the centre, X to move.
+fn gomoku_opening() -> Position {
     let mut cells = vec![None; 225];
     for (cell, player) in [
         (112, Player::X),
@@ -524,7 +524,12 @@ fn a_deadline_stops_the_search_with_the_last_completed_iteration() {
     ] {
         cells[cell] = Some(player);
     }
-    let position = Position::new(geometry(15, 15, 5), cells, None).unwrap();
+    Position::new(geometry(15, 15, 5), cells, None).unwrap()
+}
+
+#[test]
+fn a_deadline_stops_the_search_with_the_last_completed_iteration() {
+    let position = gomoku_opening();
     let start = Instant::now();
     let limits = SearchLimits {
         max_depth: None,
@@ -543,16 +548,7 @@ fn a_deadline_stops_the_search_with_the_last_completed_iteration() {
 
 #[test]
 fn a_work_budget_stops_the_search_at_the_same_node_every_time() {
-    let mut cells = vec![None; 225];
-    for (cell, player) in [
-        (112, Player::X),
-        (113, Player::O),
-        (97, Player::X),
-        (128, Player::O),
-    ] {
-        cells[cell] = Some(player);
-    }
-    let position = Position::new(geometry(15, 15, 5), cells, None).unwrap();
+    let position = gomoku_opening();
     for all_moves in [false, true] {
         let limits = SearchLimits {
             max_depth: None,
