@@ -115,7 +115,7 @@ mkdir -p "$(dirname "$OUT")"
     echo "  up to QUEUE_WAIT_MS (100 ms) for a slot and are then shed with 503 and Retry-After. The 4 × 4"
     echo "  board (\`$BODY_4X4\`) is solved exactly in a few milliseconds, so at $CONNECTIONS connections"
     echo "  the queue stays under 100 ms: its row is the 4 × 4 saturation throughput. The 7 × 7 flood"
-    echo "  cannot be served (each search takes its whole 300 ms): most requests are shed, fast, with 503."
+    echo "  cannot be served (each search runs until its work budget or its 300 ms run out): most requests are shed, fast, with 503."
     echo "- Resident memory of the server at the end: $((rss_end / 1024)) MiB."
     echo
     echo "## Conditions"
