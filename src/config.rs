@@ -45,7 +45,7 @@ pub struct Config {
     #[arg(long, env = "QUEUE_WAIT_MS", default_value_t = 100)]
     pub queue_wait_ms: u64,
     /// Search time budget when a request names none, in milliseconds.
-    #[arg(long, env = "DEFAULT_TIME_LIMIT_MS", default_value_t = 1_000)]
+    #[arg(long, env = "DEFAULT_TIME_LIMIT_MS", default_value_t = 3_000)]
     pub default_time_limit_ms: u64,
     /// Largest search time budget a request may ask for, in milliseconds.
     #[arg(long, env = "MAX_TIME_LIMIT_MS", default_value_t = 10_000)]

@@ -55,7 +55,7 @@ impl Default for Settings {
             request_timeout: Duration::from_secs(15),
             max_searches: std::thread::available_parallelism().map_or(2, usize::from),
             queue_wait: Duration::from_millis(100),
-            default_time_limit_ms: 1_000,
+            default_time_limit_ms: 3_000,
             max_time_limit_ms: 10_000,
             max_depth: 225,
             cors_origins: Vec::new(),
