@@ -65,7 +65,7 @@ fn is_json(headers: &HeaderMap) -> bool {
         (status = 200, description = "The best move (or the move chosen at the requested difficulty)", body = MoveResponse),
         (status = 400, description = "Malformed JSON", body = super::Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body over the limit", body = super::Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body not sent as application/json", body = super::Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Body not sent as uncompressed application/json", body = super::Problem, content_type = "application/problem+json"),
         (status = 422, description = "Invalid request or board, impossible position, wrong side to move, or a finished game (code game_over, with winner and line)", body = super::Problem, content_type = "application/problem+json"),
         (status = 429, description = "Over the per-client rate limit (only when RATE_LIMIT_PER_SECOND is set)", body = super::Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u32, description = "Seconds to wait"))),
@@ -74,16 +74,31 @@ fn is_json(headers: &HeaderMap) -> bool {
     ))]
 async fn post_move(State(state): State<AppState>, request: Request) -> Result<Response, ApiError> {
     // Taking the request whole, rather than a `HeaderMap` extractor, avoids cloning the headers.
-    if !is_json(request.headers()) {
+    let headers = request.headers();
+    if !is_json(headers) {
         return Err(ApiError::UnsupportedMediaType);
+    }
+    if let Some(coding) = headers
+        .get(header::CONTENT_ENCODING)
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).trim().to_owned())
+        .filter(|coding| !coding.is_empty() && !coding.eq_ignore_ascii_case("identity"))
+    {
+        return Err(ApiError::UnsupportedEncoding(coding));
+    }
+    // A declared length over the limit is refused before any of the body is read.
+    let limit = state.settings().body_limit;
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|length| length > limit as u64) {
+        return Err(ApiError::PayloadTooLarge { limit });
     }
     let body = Bytes::from_request(request, &state)
         .await
         .map_err(|rejection| {
             if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                ApiError::PayloadTooLarge {
-                    limit: state.settings().body_limit,
-                }
+                ApiError::PayloadTooLarge { limit }
             } else {
                 ApiError::MalformedJson(rejection.body_text())
             }

@@ -63,6 +63,8 @@ pub enum ApiError {
     MalformedJson(String),
     /// 415: the body is not sent as `application/json`.
     UnsupportedMediaType,
+    /// 415: the body is sent with a content coding (such as gzip) the server does not decode.
+    UnsupportedEncoding(String),
     /// 413: the body is larger than the configured limit.
     PayloadTooLarge {
         /// The limit in bytes.
@@ -127,7 +129,9 @@ impl ApiError {
     pub const fn status(&self) -> StatusCode {
         match self {
             Self::MalformedJson(_) => StatusCode::BAD_REQUEST,
-            Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::UnsupportedMediaType | Self::UnsupportedEncoding(_) => {
+                StatusCode::UNSUPPORTED_MEDIA_TYPE
+            }
             Self::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             Self::Invalid { .. } | Self::Geometry(_) | Self::Position(_) => {
                 StatusCode::UNPROCESSABLE_ENTITY
@@ -147,7 +151,7 @@ impl ApiError {
     pub const fn code(&self) -> &'static str {
         match self {
             Self::MalformedJson(_) => "malformed_json",
-            Self::UnsupportedMediaType => "unsupported_media_type",
+            Self::UnsupportedMediaType | Self::UnsupportedEncoding(_) => "unsupported_media_type",
             Self::PayloadTooLarge { .. } => "payload_too_large",
             Self::Invalid { code, .. } => code,
             Self::Geometry(_) => "invalid_geometry",
@@ -203,6 +207,9 @@ impl ApiError {
             Self::MalformedJson(why) => format!("the body is not valid JSON: {why}"),
             Self::UnsupportedMediaType => {
                 "send the body as JSON with `Content-Type: application/json`".to_owned()
+            }
+            Self::UnsupportedEncoding(coding) => {
+                format!("send the body uncompressed: Content-Encoding `{coding}` is not supported")
             }
             Self::PayloadTooLarge { limit } => {
                 format!("the body is larger than the limit of {limit} bytes")

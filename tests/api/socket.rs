@@ -113,6 +113,35 @@ async fn many_requests_on_one_keep_alive_connection_each_get_one_whole_answer() 
         .unwrap();
 }
 
+/// A client that declares a body over the limit gets its 413 at once, not after sending (or
+/// failing to send) megabytes, and a compressed body gets a 415 that says why.
+#[tokio::test]
+async fn a_declared_length_over_the_limit_is_refused_before_the_body_arrives() {
+    let server = start_server().await;
+    let mut stream = TcpStream::connect(server.address).await.unwrap();
+    stream
+        .write_all(
+            b"POST /v1/move HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: 10000000\r\n\r\n{",
+        )
+        .await
+        .unwrap();
+    let response = read_one_response(&mut stream).await;
+    assert!(response.starts_with("HTTP/1.1 413"), "{response}");
+    assert!(response.contains("payload_too_large"), "{response}");
+
+    let mut stream = TcpStream::connect(server.address).await.unwrap();
+    let body = r#"{"board":"O.XX.X.OO"}"#;
+    let request = format!(
+        "POST /v1/move HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let response = read_one_response(&mut stream).await;
+    assert!(response.starts_with("HTTP/1.1 415"), "{response}");
+    assert!(response.contains("Content-Encoding `gzip`"), "{response}");
+    server.shutdown.send(()).unwrap();
+}
+
 /// Reads one HTTP/1.1 response with a `content-length`.
 async fn read_one_response(stream: &mut TcpStream) -> String {
     let mut data = Vec::new();
