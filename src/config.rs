@@ -53,6 +53,12 @@ pub struct Config {
     /// Deepest search a request may ask for, in plies.
     #[arg(long, env = "MAX_DEPTH", default_value_t = 225)]
     pub max_depth: u32,
+    /// Search work granted per millisecond of time limit, times the board's cells. The default
+    /// spends about half of a time limit on the reference 2-core machine; lower it on a slower
+    /// machine (`prove --calibrate` measures it) so that searches stop on their work budget, and
+    /// so reproduce, rather than on the clock.
+    #[arg(long, env = "SEARCH_WORK_RATE", default_value_t = crate::engine::WORK_PER_MS_TIMES_CELLS)]
+    pub search_work_rate: u64,
     /// Per-client rate limit in requests per second; 0 turns it off (the default).
     #[arg(long, env = "RATE_LIMIT_PER_SECOND", default_value_t = 0)]
     pub rate_limit_per_second: u32,
@@ -101,6 +107,7 @@ impl Config {
             default_time_limit_ms: self.default_time_limit_ms.max(1),
             max_time_limit_ms: self.max_time_limit_ms.max(1),
             max_depth: self.max_depth.max(1),
+            search_work_rate: self.search_work_rate.max(1),
             cors_origins: self
                 .cors_origins
                 .iter()

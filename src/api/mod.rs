@@ -42,6 +42,9 @@ pub struct Settings {
     pub max_time_limit_ms: u64,
     /// Deepest search a request may ask for, in plies.
     pub max_depth: u32,
+    /// Search work granted per millisecond of time limit, times the board's cells (see
+    /// [`SearchLimits::work_at_rate`](crate::engine::SearchLimits::work_at_rate)).
+    pub search_work_rate: u64,
     /// Origins allowed by CORS; empty means any origin (without credentials).
     pub cors_origins: Vec<String>,
     /// The per-client rate limit, if any.
@@ -58,6 +61,7 @@ impl Default for Settings {
             default_time_limit_ms: 3_000,
             max_time_limit_ms: 10_000,
             max_depth: 225,
+            search_work_rate: crate::engine::WORK_PER_MS_TIMES_CELLS,
             cors_origins: Vec::new(),
             rate_limit: None,
         }

@@ -297,7 +297,11 @@ fn limits(request: &ValidRequest, settings: &Settings) -> SearchLimits {
         // The work budget stops the search long before the clock on an unloaded machine, so
         // the same request gets the same answer; the deadline is the hard stop under load.
         deadline: Some(Instant::now() + Duration::from_millis(ms)),
-        max_work: Some(SearchLimits::work_for(request.position.geometry(), ms)),
+        max_work: Some(SearchLimits::work_at_rate(
+            request.position.geometry(),
+            ms,
+            settings.search_work_rate,
+        )),
         all_moves: request.moves || request.scoring == crate::engine::Scoring::Classic,
     }
 }

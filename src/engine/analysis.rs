@@ -227,7 +227,20 @@ impl SearchLimits {
     /// ```
     #[must_use]
     pub fn work_for(geometry: Geometry, millis: u64) -> u64 {
-        millis.saturating_mul(WORK_PER_MS_TIMES_CELLS) / geometry.cells().max(1) as u64
+        Self::work_at_rate(geometry, millis, WORK_PER_MS_TIMES_CELLS)
+    }
+
+    /// As [`work_for`](Self::work_for), at `rate` units per millisecond times cells instead of
+    /// [`WORK_PER_MS_TIMES_CELLS`]: for a machine calibrated with `prove --calibrate`.
+    ///
+    /// ```
+    /// use minimax_move::engine::{Geometry, SearchLimits};
+    /// let gomoku = Geometry::new(15, 15, 5).unwrap();
+    /// assert_eq!(SearchLimits::work_at_rate(gomoku, 1_000, 22_500), 100_000);
+    /// ```
+    #[must_use]
+    pub fn work_at_rate(geometry: Geometry, millis: u64, rate: u64) -> u64 {
+        millis.saturating_mul(rate) / geometry.cells().max(1) as u64
     }
 }
 

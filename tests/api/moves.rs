@@ -3,8 +3,10 @@
 
 use std::collections::BTreeSet;
 
+use minimax_move::api::{AppState, Settings};
 use minimax_move::engine::{
-    Geometry, Player, Position, Score, Scoring, SearchLimits, analyze, immediate_wins,
+    Geometry, Player, Position, Score, Scoring, SearchLimits, WORK_PER_MS_TIMES_CELLS, analyze,
+    immediate_wins,
 };
 use serde_json::{Value, json};
 
@@ -454,7 +456,13 @@ async fn same_seed_gives_the_same_answer() {
 /// seed, and in plain perfect play, while other searches load the machine.
 #[tokio::test]
 async fn searches_on_larger_boards_give_the_same_answer_every_time() {
-    let app = TestApp::new();
+    // A tenth of the default work rate, as an operator would set on a slow machine: the budget
+    // then runs out far ahead of the clock even while the other tests load the machine.
+    let settings = Settings {
+        search_work_rate: WORK_PER_MS_TIMES_CELLS / 10,
+        ..Settings::default()
+    };
+    let app = TestApp::with_state(AppState::ready(settings));
     let mut gomoku = vec!["."; 225];
     for (cell, mark) in [(112, "X"), (113, "O"), (97, "X"), (128, "O")] {
         gomoku[cell] = mark;
