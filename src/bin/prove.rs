@@ -37,10 +37,10 @@ fn main() {
         return;
     }
     let mut games: Vec<(u64, u64, u64)> = args
-        .iter()
-        .zip(args.iter().skip(1))
-        .filter(|(flag, _)| *flag == "--game")
-        .map(|(_, game)| {
+        .windows(2)
+        .filter(|pair| pair[0] == "--game")
+        .map(|pair| {
+            let game = &pair[1];
             let parts: Vec<u64> = game
                 .split(',')
                 .map(|n| n.trim().parse().expect("--game takes R,C,K"))
