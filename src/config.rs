@@ -83,6 +83,9 @@ pub enum Command {
     Healthcheck,
     /// Print the OpenAPI document (YAML) and exit.
     Openapi,
+    /// Play gomoku (freestyle, boards up to 15 × 15) over the Gomocup (piskvork) protocol on
+    /// stdin and stdout, for gomoku GUIs and match managers.
+    Pbrain,
 }
 
 /// Log output format.

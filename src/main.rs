@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use minimax_move::api::{AppState, app, metrics, openapi_yaml};
 use minimax_move::config::{Command, Config};
-use minimax_move::{engine, healthcheck, server, telemetry};
+use minimax_move::{engine, gomocup, healthcheck, server, telemetry};
 
 fn main() -> ExitCode {
     let config = Config::parse();
@@ -20,6 +20,18 @@ fn main() -> ExitCode {
         Some(Command::Openapi) => {
             print!("{}", openapi_yaml());
             ExitCode::SUCCESS
+        }
+        Some(Command::Pbrain) => {
+            let options = gomocup::BrainOptions {
+                work_rate: config.search_work_rate.max(1),
+            };
+            match gomocup::run(std::io::stdin().lock(), std::io::stdout().lock(), options) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(why) => {
+                    eprintln!("{why}");
+                    ExitCode::FAILURE
+                }
+            }
         }
         Some(Command::Serve) | None => serve(&config),
     }
