@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# Plays minimax-move (as a Gomocup brain, `minimax-move pbrain`) against another Gomocup engine
+# with the c-gomoku-cli match manager, and prints wins/losses/draws, the score and the Elo
+# difference with its 95 % error. Not part of .ci/run: it needs the third-party engines that
+# ../shared/anchors/build-anchors.sh builds on your machine.
+#
+#   usage: scripts/match.sh            (everything from the environment)
+#
+#   ENGINE    our binary, run with the `pbrain` argument   (default target/release/minimax-move)
+#   OPPONENT  any Gomocup engine; Rapfi needs its config.toml and model beside it (the manager
+#             runs an engine from its own folder)     (default /tmp/gomoku-anchors/bin/pbrain-wine)
+#   MANAGER   c-gomoku-cli                          (default /tmp/gomoku-anchors/bin/c-gomoku-cli)
+#   OPENINGS  one opening a line in "pos" notation (f14e9e7g7: column letter, row from 1)
+#                                          (default ../shared/anchors/openings-15-freestyle-10.txt)
+#   TIME_MS   thinking time a move for both sides, in milliseconds                 (default 500)
+#   GAMES     games in all; each opening is played twice with colours swapped
+#                                                  (default: two for each line of OPENINGS)
+#   ROUNDS    repeat the whole match this many times                                (default 1)
+#   OUT_DIR   where the games (SGF), the engines' messages and the manager's log go
+#                                                                      (default: a temp folder)
+#
+# The board is 15 x 15, the rule freestyle (0: five or more in a row wins), one game at a time.
+# Example: OPPONENT=/tmp/gomoku-anchors/rapfi/pbrain-rapfi TIME_MS=500 scripts/match.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+engine=${ENGINE:-target/release/minimax-move}
+opponent=${OPPONENT:-/tmp/gomoku-anchors/bin/pbrain-wine}
+manager=${MANAGER:-/tmp/gomoku-anchors/bin/c-gomoku-cli}
+openings=${OPENINGS:-../shared/anchors/openings-15-freestyle-10.txt}
+time_ms=${TIME_MS:-500}
+rounds=${ROUNDS:-1}
+
+missing=0
+need_executable() {  # what, path, how to get it
+  if [ ! -f "$2" ] || [ ! -x "$2" ]; then
+    echo "missing $1: $2 is not an executable file ($3)" >&2
+    missing=1
+  fi
+}
+need_executable "engine (ENGINE)" "$engine" "build it with: cargo build --release"
+need_executable "opponent (OPPONENT)" "$opponent" \
+  "set OPPONENT to a Gomocup engine, or build the anchors with ../shared/anchors/build-anchors.sh"
+need_executable "match manager (MANAGER)" "$manager" \
+  "set MANAGER to c-gomoku-cli, or build it with ../shared/anchors/build-anchors.sh"
+if [ ! -f "$openings" ]; then
+  echo "missing openings (OPENINGS): $openings is not a file" >&2
+  missing=1
+fi
+command -v python3 >/dev/null || { echo "missing python3 (computes the Elo difference)" >&2; missing=1; }
+[[ "$time_ms" =~ ^[1-9][0-9]*$ ]] || { echo "TIME_MS must be a positive whole number, got '$time_ms'" >&2; missing=1; }
+[[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "ROUNDS must be a positive whole number, got '$rounds'" >&2; missing=1; }
+[ "$missing" = 0 ] || exit 2
+
+opening_count=$(grep -c '[a-z][0-9]' "$openings" || true)
+games=${GAMES:-$((2 * opening_count))}
+[[ "$games" =~ ^[1-9][0-9]*$ ]] || { echo "GAMES must be a positive whole number, got '$games'" >&2; exit 2; }
+
+out=${OUT_DIR:-$(mktemp -d /tmp/minimax-match.XXXXXX)}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+abs() { (cd "$(dirname "$1")" && echo "$(pwd)/$(basename "$1")"); }
+engine=$(abs "$engine")
+opponent=$(abs "$opponent")
+manager=$(abs "$manager")
+openings=$(abs "$openings")
+
+# The manager splits a command on spaces; a wrapper without spaces in its path carries the
+# `pbrain` argument (and any path with spaces) safely.
+wrapper="$out/minimax-move-pbrain"
+printf '#!/bin/sh\nexec "%s" pbrain "$@"\n' "$engine" > "$wrapper"
+chmod +x "$wrapper"
+
+ours=minimax-move
+theirs=$(basename "$opponent")
+[ "$theirs" = "$ours" ] && theirs="$ours-opponent"
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+git diff --quiet HEAD -- src 2>/dev/null || commit="$commit+dirty"
+seconds=$(python3 -c "print($time_ms / 1000)")
+
+echo "minimax-move ($commit) vs $theirs: $games games x $rounds round(s), $time_ms ms a move, 15 x 15 freestyle"
+echo "openings: $openings; output: $out"
+echo "load before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown) on $(nproc) cores"
+started=$(date +%s)
+"$manager" \
+  -engine "name=$ours" "cmd=$wrapper" \
+  -engine "name=$theirs" "cmd=$opponent" \
+  -each "tc=0/$seconds" \
+  -rule 0 -boardsize 15 -concurrency 1 -repeat \
+  -games "$games" -rounds "$rounds" \
+  -openings "file=$openings" type=pos order=sequential \
+  -sgf "$out/games.sgf" -msg "$out/messages.txt" \
+  > "$out/manager.log" 2>&1 || { echo "the match manager failed; see $out/manager.log:" >&2; tail -n 20 "$out/manager.log" >&2; exit 1; }
+echo "load after:  $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown); $(( $(date +%s) - started )) s"
+
+python3 - "$out/manager.log" "$ours" <<'EOF'
+import math, re, sys
+log, ours = sys.argv[1], sys.argv[2]
+finished = re.compile(r"Finished game \d+ \((.+) vs (.+)\): (1-0|0-1|1/2-1/2) \{(.*)\}")
+scores, reasons = [], {}
+for line in open(log, encoding="utf-8", errors="replace"):
+    m = finished.search(line)
+    if not m:
+        continue
+    black, white, result, reason = m.groups()
+    black_score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[result]
+    scores.append(black_score if black == ours else 1.0 - black_score)
+    reasons[reason] = reasons.get(reason, 0) + 1
+n = len(scores)
+if n == 0:
+    sys.exit(f"no finished games in {log}")
+wins, losses = scores.count(1.0), scores.count(0.0)
+draws = n - wins - losses
+s = sum(scores) / n
+sd = math.sqrt(sum((x - s) ** 2 for x in scores) / (n - 1)) if n > 1 else 0.0
+margin = 1.96 * sd / math.sqrt(n)
+elo = lambda p: -400 * math.log10(1 / p - 1)
+print(f"games {n}: W {wins} / L {losses} / D {draws}, score {100 * s:.1f} % (95 %: +/- {100 * margin:.1f})")
+print("endings: " + ", ".join(f"{k}: {v}" for k, v in sorted(reasons.items())))
+if 0 < s < 1:
+    low, high = max(s - margin, 1e-9), min(s + margin, 1 - 1e-9)
+    print(f"Elo difference {elo(s):+.0f} +/- {(elo(high) - elo(low)) / 2:.0f} (95 %)")
+elif n >= 6:
+    # Every game won or lost: the estimate is unbounded; the rule of three bounds the true score
+    # by 3/n (95 %), which bounds the Elo difference.
+    bound = 3 / n
+    if s == 0:
+        print(f"Elo difference -inf (below {elo(bound):+.0f} at 95 %, rule of three)")
+    else:
+        print(f"Elo difference +inf (above {elo(1 - bound):+.0f} at 95 %, rule of three)")
+else:
+    print("Elo difference unbounded (every game had the same result; too few games to bound it)")
+EOF
