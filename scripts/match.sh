@@ -106,6 +106,7 @@ for line in open(log, encoding="utf-8", errors="replace"):
     black_score = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[result]
     scores.append(black_score if black == ours else 1.0 - black_score)
     reasons[reason] = reasons.get(reason, 0) + 1
+tally = [line.strip() for line in open(log, encoding="utf-8", errors="replace") if line.startswith("Score of")]
 n = len(scores)
 if n == 0:
     sys.exit(f"no finished games in {log}")
@@ -116,10 +117,16 @@ sd = math.sqrt(sum((x - s) ** 2 for x in scores) / (n - 1)) if n > 1 else 0.0
 margin = 1.96 * sd / math.sqrt(n)
 elo = lambda p: -400 * math.log10(1 / p - 1)
 print(f"games {n}: W {wins} / L {losses} / D {draws}, score {100 * s:.1f} % (95 %: +/- {100 * margin:.1f})")
+if tally:
+    print(f"manager: {tally[-1]}")
 print("endings: " + ", ".join(f"{k}: {v}" for k, v in sorted(reasons.items())))
-if 0 < s < 1:
-    low, high = max(s - margin, 1e-9), min(s + margin, 1 - 1e-9)
-    print(f"Elo difference {elo(s):+.0f} +/- {(elo(high) - elo(low)) / 2:.0f} (95 %)")
+if 0 < s - margin and s + margin < 1:
+    print(f"Elo difference {elo(s):+.0f} +/- {(elo(s + margin) - elo(s - margin)) / 2:.0f} (95 %)")
+elif 0 < s < 1:
+    # The score's interval reaches 0 % or 100 %, where the Elo scale ends: give the interval.
+    low = elo(s - margin) if s - margin > 0 else -math.inf
+    high = elo(s + margin) if s + margin < 1 else math.inf
+    print(f"Elo difference {elo(s):+.0f}, 95 % interval [{low:+.0f}, {high:+.0f}]")
 elif n >= 6:
     # Every game won or lost: the estimate is unbounded; the rule of three bounds the true score
     # by 3/n (95 %), which bounds the Elo difference.
