@@ -93,9 +93,9 @@ started=$(date +%s)
   > "$out/manager.log" 2>&1 || { echo "the match manager failed; see $out/manager.log:" >&2; tail -n 20 "$out/manager.log" >&2; exit 1; }
 echo "load after:  $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown); $(( $(date +%s) - started )) s"
 
-python3 - "$out/manager.log" "$ours" <<'EOF'
-import math, re, sys
-log, ours = sys.argv[1], sys.argv[2]
+python3 - "$out/manager.log" "$ours" "$out/messages.txt" "$time_ms" <<'EOF'
+import math, re, statistics, sys
+log, ours, messages, time_ms = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 finished = re.compile(r"Finished game \d+ \((.+) vs (.+)\): (1-0|0-1|1/2-1/2) \{(.*)\}")
 scores, reasons = [], {}
 for line in open(log, encoding="utf-8", errors="replace"):
@@ -119,6 +119,11 @@ elo = lambda p: -400 * math.log10(1 / p - 1)
 print(f"games {n}: W {wins} / L {losses} / D {draws}, score {100 * s:.1f} % (95 %: +/- {100 * margin:.1f})")
 if tally:
     print(f"manager: {tally[-1]}")
+thinking = re.compile(r"\) " + re.escape(ours) + r": depth (\d+) .* time (\d+) ms")
+moves = [tuple(map(int, m.groups())) for m in map(thinking.search, open(messages, errors="replace")) if m]
+if moves:
+    depth, spent = statistics.median(d for d, _ in moves), statistics.median(t for _, t in moves)
+    print(f"our moves: {len(moves)}, median depth {depth:g}, median time {spent:g} ms ({100 * spent / time_ms:.0f} % of {time_ms} ms)")
 print("endings: " + ", ".join(f"{k}: {v}" for k, v in sorted(reasons.items())))
 if 0 < s - margin and s + margin < 1:
     print(f"Elo difference {elo(s):+.0f} +/- {(elo(s + margin) - elo(s - margin)) / 2:.0f} (95 %)")
