@@ -7,5 +7,6 @@ mod helpers;
 mod moves;
 mod openapi;
 mod operations;
+mod page;
 mod protection;
 mod socket;
