@@ -15,9 +15,7 @@ use super::extract::JsonBody;
 use super::problem::ProblemCode;
 use super::wire::{MoveRequest, MoveResponse, ValidRequest, parse_body};
 use super::{ApiError, AppState, Settings};
-use crate::engine::{
-    Difficulty, Player, Scoring, SearchLimits, SuggestOptions, TieBreak, suggest,
-};
+use crate::engine::{Difficulty, Player, Scoring, SearchLimits, SuggestOptions, TieBreak, suggest};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(post_move, get_move))
@@ -276,9 +274,7 @@ fn options(request: &ValidRequest, settings: &Settings) -> SuggestOptions {
     };
     if options.uses_chance() {
         // A generated seed stays below 2^53 so JavaScript clients can send it back unchanged.
-        options.seed = request
-            .seed
-            .unwrap_or_else(|| rand::random::<u64>() >> 11);
+        options.seed = request.seed.unwrap_or_else(|| rand::random::<u64>() >> 11);
     }
     options
 }

@@ -6,13 +6,13 @@ use serde_json::Value;
 use utoipa::ToSchema;
 use utoipa::openapi::{RefOr, Schema};
 
-use super::problem::{ApiError, FieldError};
 use super::problem::ProblemCode;
+use super::problem::{ApiError, FieldError};
+use crate::engine::Value as MoveValue;
 use crate::engine::{
     Difficulty, Geometry, MoveScore, OutcomeOrUnknown, Player, Position, Scoring, Suggestion,
     TieBreak,
 };
-use crate::engine::Value as MoveValue;
 
 /// A string schema with fixed values, for the engine's enums that the API reads and writes.
 fn string_enum(description: &str, values: &[&str]) -> RefOr<Schema> {
@@ -41,17 +41,42 @@ macro_rules! engine_enum_schema {
     };
 }
 
-engine_enum_schema!(Player, "Mark", "A mark, in either case on the way in, upper case on the way out.", ["X", "O"]);
-engine_enum_schema!(Scoring, "ScoringParam", "How scores are counted.", ["depth", "classic"]);
-engine_enum_schema!(Difficulty, "DifficultyParam", "How strong the suggested move is.", ["perfect", "hard", "medium", "easy"]);
-engine_enum_schema!(TieBreak, "TieBreakParam", "How to choose among equally scored moves.", ["first", "random"]);
-engine_enum_schema!(OutcomeOrUnknown, "OutcomeValue", "What best play gives.", ["win", "loss", "draw", "unknown"]);
+engine_enum_schema!(
+    Player,
+    "Mark",
+    "A mark, in either case on the way in, upper case on the way out.",
+    ["X", "O"]
+);
+engine_enum_schema!(
+    Scoring,
+    "ScoringParam",
+    "How scores are counted.",
+    ["depth", "classic"]
+);
+engine_enum_schema!(
+    Difficulty,
+    "DifficultyParam",
+    "How strong the suggested move is.",
+    ["perfect", "hard", "medium", "easy"]
+);
+engine_enum_schema!(
+    TieBreak,
+    "TieBreakParam",
+    "How to choose among equally scored moves.",
+    ["first", "random"]
+);
+engine_enum_schema!(
+    OutcomeOrUnknown,
+    "OutcomeValue",
+    "What best play gives.",
+    ["win", "loss", "draw", "unknown"]
+);
 
 /// The move table's entries are the engine's [`MoveScore`]s, written by its serde impl.
 impl utoipa::PartialSchema for MoveScore {
     fn schema() -> RefOr<Schema> {
         use utoipa::openapi::schema::{ObjectBuilder, Type};
-        use utoipa::openapi::{Ref, SchemaFormat, KnownFormat};
+        use utoipa::openapi::{KnownFormat, Ref, SchemaFormat};
         ObjectBuilder::new()
             .schema_type(Type::Object)
             .description(Some("One legal move in the move table."))
@@ -71,14 +96,11 @@ impl utoipa::PartialSchema for MoveScore {
                     .description(Some("Its score from the mover's view.")),
             )
             .required("score")
-            .property(
-                "outcome",
-                {
-                    let mut reference = Ref::from_schema_name(OutcomeOrUnknown::name());
-                    reference.description = "What best play after it gives the mover.".to_owned();
-                    reference
-                },
-            )
+            .property("outcome", {
+                let mut reference = Ref::from_schema_name(OutcomeOrUnknown::name());
+                reference.description = "What best play after it gives the mover.".to_owned();
+                reference
+            })
             .required("outcome")
             .property(
                 "plies",

@@ -328,4 +328,3 @@ impl SearchLimits {
         millis.saturating_mul(rate) / geometry.cells().max(1) as u64
     }
 }
-

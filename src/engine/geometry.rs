@@ -179,8 +179,7 @@ impl Geometry {
     #[must_use]
     pub fn line_list(self) -> &'static [Vec<usize>] {
         static TIC_TAC_TOE_LINES: OnceLock<Vec<Vec<usize>>> = OnceLock::new();
-        static OTHERS: OnceLock<Mutex<HashMap<Geometry, &'static [Vec<usize>]>>> =
-            OnceLock::new();
+        static OTHERS: OnceLock<Mutex<HashMap<Geometry, &'static [Vec<usize>]>>> = OnceLock::new();
         if self.is_tic_tac_toe() {
             return TIC_TAC_TOE_LINES.get_or_init(|| self.lines());
         }
