@@ -296,7 +296,6 @@ fn game_tree_has_the_known_perft_counts() {
     let in_play = census.boards.values().filter(|&&t| !t).count();
     assert_eq!(in_play, 4_520, "distinct positions still in play");
     assert_eq!(census.in_play.len(), 4_520, "each has one side to move");
-    assert_eq!(5_478 - 4_520, 958, "finished positions");
 }
 
 #[test]

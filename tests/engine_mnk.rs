@@ -530,18 +530,17 @@ fn gomoku_opening() -> Position {
 #[test]
 fn a_deadline_stops_the_search_with_the_last_completed_iteration() {
     let position = gomoku_opening();
-    let start = Instant::now();
+    // A deadline already past when the search starts, and no other limit: without the deadline
+    // this search would not end. The first iteration completes (it is the fallback answer).
     let limits = SearchLimits {
         max_depth: None,
-        deadline: Some(start + Duration::from_millis(200)),
+        deadline: Some(Instant::now()),
         max_work: None,
         all_moves: false,
     };
     let analysis = analyze(&position, Scoring::Depth, &limits);
-    // Generous: the point is that the search stops, not how precisely (benchmarks measure that).
-    assert!(start.elapsed() < Duration::from_secs(3));
     assert!(!analysis.is_exact());
-    assert!(analysis.depth.unwrap() >= 1);
+    assert!(analysis.depth.is_some_and(|depth| depth >= 1));
     assert_eq!(analysis.moves.len(), 221);
     assert!(matches!(analysis.best_move().value, Value::Estimate(_)));
 }
@@ -603,7 +602,7 @@ fn a_deadline_in_the_past_still_answers_with_a_legal_move() {
         all_moves: true,
     };
     let analysis = analyze(&position, Scoring::Depth, &limits);
-    assert_eq!(analysis.depth, Some(1));
+    assert!(analysis.depth.is_some_and(|depth| depth >= 1));
     assert_eq!(analysis.moves.len(), 225);
     assert!(!analysis.is_exact());
 }

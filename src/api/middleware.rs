@@ -172,7 +172,7 @@ mod tests {
             )
             .route(
                 "/test/never-answers",
-                get(|| std::future::pending::<&'static str>()),
+                get(std::future::pending::<&'static str>),
             );
         let router = stack(router, &settings);
         let panics = requests_counted("/test/panics", "500");

@@ -128,6 +128,16 @@ impl AppState {
         self.inner.ready.load(Ordering::Acquire)
     }
 
+    /// Searches holding a slot right now (a readiness signal for tests and probes).
+    #[must_use]
+    pub fn searches_running(&self) -> usize {
+        self.inner
+            .settings
+            .max_searches
+            .max(1)
+            .saturating_sub(self.inner.searches.available_permits())
+    }
+
     pub(crate) fn searches(&self) -> Arc<Semaphore> {
         Arc::clone(&self.inner.searches)
     }

@@ -160,6 +160,9 @@ impl Geometry {
     }
 }
 
+/// The winning lines of each geometry other than 3 × 3 asked for so far.
+type LineCache = HashMap<Geometry, &'static [Vec<usize>]>;
+
 impl Geometry {
     /// [`Geometry::lines`], computed once per geometry and shared for the life of the process:
     /// the one table of winning lines that validation, the solved table, the search and the
@@ -179,7 +182,7 @@ impl Geometry {
     #[must_use]
     pub fn line_list(self) -> &'static [Vec<usize>] {
         static TIC_TAC_TOE_LINES: OnceLock<Vec<Vec<usize>>> = OnceLock::new();
-        static OTHERS: OnceLock<Mutex<HashMap<Geometry, &'static [Vec<usize>]>>> = OnceLock::new();
+        static OTHERS: OnceLock<Mutex<LineCache>> = OnceLock::new();
         if self.is_tic_tac_toe() {
             return TIC_TAC_TOE_LINES.get_or_init(|| self.lines());
         }
@@ -187,7 +190,7 @@ impl Geometry {
             .get_or_init(Mutex::default)
             .lock()
             .expect("the line cache's lock is not poisoned");
-        *others
+        others
             .entry(self)
             .or_insert_with(|| Vec::leak(self.lines()))
     }
