@@ -513,6 +513,8 @@ fn shape_error(error: &serde_path_to_error::Error<serde_json::Error>) -> ApiErro
         .map(|segment| format!("/{}", segment.to_string().trim_start_matches('.')))
         .collect();
     let detail = error.inner().to_string();
+    // Like a duplicate field, an unknown one reaches us only as `de::Error::unknown_field`'s
+    // message: serde_json keeps no typed kind for it.
     let code = if detail.starts_with("unknown field") {
         ProblemCode::UnknownField
     } else {
@@ -572,6 +574,10 @@ pub fn parse_body(body: &[u8]) -> Result<ValidRequest, ApiError> {
 }
 
 /// The field named by serde's "duplicate field `name`" error, if that is what `error` is.
+///
+/// This reads the message text because there is no typed path: the derive reports a repeated key
+/// through `de::Error::duplicate_field`, which serde_json turns into a plain `Category::Data`
+/// error carrying only that message.
 fn duplicate_field(error: &serde_json::Error) -> Option<String> {
     let message = error.to_string();
     let rest = message.strip_prefix("duplicate field `")?;
