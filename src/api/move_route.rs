@@ -177,7 +177,7 @@ async fn respond(state: &AppState, request: ValidRequest) -> Result<Response, Ap
     let body = if request.position.geometry().is_tic_tac_toe() {
         // A lookup takes well under a microsecond: the hop to the blocking pool would cost more
         // than the work (see the README's measurements).
-        metrics::counter!("minimax_table_answers_total").increment(1);
+        super::metrics::table_answers().increment(1);
         answer(&request, state.settings())
     } else {
         let permit = tokio::time::timeout(
@@ -282,7 +282,9 @@ fn options(request: &ValidRequest, settings: &Settings) -> SuggestOptions {
 /// Computes the answer and serializes it in one piece.
 pub(crate) fn answer(request: &ValidRequest, settings: &Settings) -> Vec<u8> {
     let suggestion = suggest(&request.position, &options(request, settings));
-    metrics::counter!("minimax_search_nodes_total").increment(suggestion.analysis.nodes);
+    if suggestion.analysis.nodes > 0 {
+        metrics::counter!("minimax_search_nodes_total").increment(suggestion.analysis.nodes);
+    }
     let response = MoveResponse::new(suggestion, request.moves, &request.style);
     let mut body = Vec::with_capacity(1024);
     serde_json::to_writer(&mut body, &response).expect("a response serializes");

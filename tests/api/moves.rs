@@ -141,7 +141,7 @@ async fn empty_board_draws_everywhere_and_plays_0() {
 /// Checks one answer against the rules of the game and against itself: the move table covers
 /// exactly the empty cells, the answer is the table's best move with the lowest index, and the
 /// board, status and line of play after it agree with the rules. (Whether the scores are right is
-/// the engine's oracle tests' business, in `tests/engine_3x3.rs`.)
+/// the engine's oracle tests' business, in `tests/engine/oracle_3x3.rs`.)
 fn check_answer(board: &str, mover: char, answer: &Value) {
     let context = format!("{board} with {mover} to move");
     let moves = answer["moves"].as_array().expect("a move table");
