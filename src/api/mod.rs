@@ -8,6 +8,7 @@ pub mod rate_limit;
 pub mod wire;
 
 mod docs;
+mod extract;
 mod health;
 mod middleware;
 mod move_route;
@@ -23,7 +24,8 @@ use tokio::sync::Semaphore;
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 
-pub use problem::{ApiError, FieldError, Problem};
+pub use extract::JsonBody;
+pub use problem::{ApiError, FieldError, Problem, ProblemCode};
 
 /// Server-side limits and settings the routes need. Built once from the configuration.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -126,6 +128,16 @@ impl AppState {
         self.inner.ready.load(Ordering::Acquire)
     }
 
+    /// Searches holding a slot right now (a readiness signal for tests and probes).
+    #[must_use]
+    pub fn searches_running(&self) -> usize {
+        self.inner
+            .settings
+            .max_searches
+            .max(1)
+            .saturating_sub(self.inner.searches.available_permits())
+    }
+
     pub(crate) fn searches(&self) -> Arc<Semaphore> {
         Arc::clone(&self.inner.searches)
     }
@@ -179,7 +191,6 @@ pub fn app(state: AppState) -> Router {
         .merge(metrics::router())
         .fallback(middleware::not_found)
         .layer(DefaultBodyLimit::max(body_limit))
-        .layer(axum::middleware::from_fn(metrics::track))
         .with_state(state.clone());
     middleware::stack(router, state.settings())
 }

@@ -1,5 +1,5 @@
-//! The HTTP API through the production router (`app(state).oneshot(request)`) and over a real
-//! socket.
+//! The HTTP API through the production router (`app(state).oneshot(request)`), over a real
+//! socket, and the real binary as a container runs it (`process`).
 
 mod errors;
 mod formats;
@@ -8,5 +8,6 @@ mod moves;
 mod openapi;
 mod operations;
 mod page;
+mod process;
 mod protection;
 mod socket;
