@@ -68,7 +68,7 @@ pub enum TieBreakParam {
     Random,
 }
 
-fn board_schema() -> impl Into<RefOr<Schema>> {
+pub(crate) fn board_schema() -> impl Into<RefOr<Schema>> {
     use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, Type};
     let cell = OneOfBuilder::new()
         .item(
@@ -304,7 +304,7 @@ fn parse_cell(index: usize, value: &Value) -> Result<Option<Player>, String> {
 }
 
 /// Reads the board in either form, reporting every bad cell at once.
-fn parse_board(board: &Value) -> Result<(Vec<Option<Player>>, BoardStyle), ApiError> {
+pub(crate) fn parse_board(board: &Value) -> Result<(Vec<Option<Player>>, BoardStyle), ApiError> {
     match board {
         Value::Array(values) => {
             let mut errors = Vec::new();
@@ -445,7 +445,7 @@ impl TryFrom<MoveRequest> for ValidRequest {
 }
 
 /// The 422 for a body of the wrong shape, naming the field serde stopped at.
-fn shape_error(error: &serde_path_to_error::Error<serde_json::Error>) -> ApiError {
+pub(crate) fn shape_error(error: &serde_path_to_error::Error<serde_json::Error>) -> ApiError {
     let pointer: String = error
         .path()
         .iter()
