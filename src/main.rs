@@ -60,7 +60,7 @@ async fn serve(config: &Config) -> ExitCode {
     }
 }
 
-/// `minimax-move mcp`: MCP over stdio. Logs go to stderr; stdout carries the protocol.
+/// `minimax-move mcp`: MCP over stdio. No telemetry: stdout carries only the protocol.
 #[tokio::main]
 async fn mcp_stdio(config: &Config) -> ExitCode {
     let state = AppState::ready(config.settings());

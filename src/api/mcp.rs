@@ -454,16 +454,14 @@ fn nullable(schema: &mut Map<String, Value>) {
         }
         Some(_) => {}
         None => {
-            let any = schema
-                .entry("anyOf")
-                .or_insert_with(|| json!([]))
-                .as_array_mut()
-                .map(|a| {
-                    if !a.iter().any(|s| s.get("type") == Some(&null)) {
-                        a.push(json!({"type": "null"}));
-                    }
-                });
-            let _ = any;
+            if let Some(Value::Array(any)) = schema.get_mut("anyOf") {
+                if !any.iter().any(|s| s.get("type") == Some(&null)) {
+                    any.push(json!({"type": "null"}));
+                }
+            } else {
+                let inner = Value::Object(std::mem::take(schema));
+                schema.insert("anyOf".to_owned(), json!([inner, {"type": "null"}]));
+            }
         }
     }
     if let Some(Value::Array(values)) = schema.get_mut("enum")

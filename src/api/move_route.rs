@@ -31,7 +31,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 /// Whether the request says its body is JSON (`application/json`, any parameters such as a
 /// charset allowed).
-fn is_json(headers: &HeaderMap) -> bool {
+pub(crate) fn is_json(headers: &HeaderMap) -> bool {
     headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())

@@ -5,6 +5,7 @@
 use axum::Json;
 use axum::body::Bytes;
 use axum::extract::State;
+use axum::http::HeaderMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -259,14 +260,20 @@ pub fn status(input: Value) -> Result<StatusResponse, ApiError> {
     responses(
         (status = 200, description = "The board after the move and the game's state", body = PlayResponse),
         (status = 400, description = "Malformed JSON", body = super::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body over the limit", body = super::Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Body not sent as application/json", body = super::Problem, content_type = "application/problem+json"),
         (status = 422, description = "Invalid request or board, impossible position, wrong side, a finished game (game_over) or a cell off the board or taken (invalid_move)", body = super::Problem, content_type = "application/problem+json"),
         (status = 429, description = "Over the per-client rate limit (only when RATE_LIMIT_PER_SECOND is set)", body = super::Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u32, description = "Seconds to wait"))),
         (status = 503, description = "Overloaded or timed out; retry later", body = super::Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u32, description = "Seconds to wait"))),
     ))]
-async fn post_play(State(_state): State<AppState>, body: Bytes) -> Result<Json<PlayResponse>, ApiError> {
-    play(json_body(&body)?).map(Json)
+async fn post_play(
+    State(_state): State<AppState>,
+    headers: HeaderMap,
+    body: Bytes,
+) -> Result<Json<PlayResponse>, ApiError> {
+    play(json_body(&headers, &body)?).map(Json)
 }
 
 /// The state of a board.
@@ -279,6 +286,8 @@ async fn post_play(State(_state): State<AppState>, body: Bytes) -> Result<Json<P
     responses(
         (status = 200, description = "The board's state", body = StatusResponse),
         (status = 400, description = "Malformed JSON", body = super::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body over the limit", body = super::Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Body not sent as application/json", body = super::Problem, content_type = "application/problem+json"),
         (status = 422, description = "Invalid request or board, impossible position or wrong side", body = super::Problem, content_type = "application/problem+json"),
         (status = 429, description = "Over the per-client rate limit (only when RATE_LIMIT_PER_SECOND is set)", body = super::Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u32, description = "Seconds to wait"))),
@@ -287,11 +296,15 @@ async fn post_play(State(_state): State<AppState>, body: Bytes) -> Result<Json<P
     ))]
 async fn post_status(
     State(_state): State<AppState>,
+    headers: HeaderMap,
     body: Bytes,
 ) -> Result<Json<StatusResponse>, ApiError> {
-    status(json_body(&body)?).map(Json)
+    status(json_body(&headers, &body)?).map(Json)
 }
 
-fn json_body(body: &[u8]) -> Result<Value, ApiError> {
+fn json_body(headers: &HeaderMap, body: &[u8]) -> Result<Value, ApiError> {
+    if !super::move_route::is_json(headers) {
+        return Err(ApiError::UnsupportedMediaType);
+    }
     serde_json::from_slice(body).map_err(|e| ApiError::MalformedJson(e.to_string()))
 }

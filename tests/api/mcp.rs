@@ -239,19 +239,43 @@ async fn a_foreign_host_is_refused_when_hosts_are_listed() {
         mcp_allowed_hosts: vec!["localhost".to_owned()],
         ..Settings::default()
     }));
-    let response = app
-        .send(
-            Request::builder()
-                .method(Method::POST)
-                .uri("/mcp")
-                .header(header::HOST, "evil.example")
-                .header(header::CONTENT_TYPE, "application/json")
-                .header(header::ACCEPT, "application/json, text/event-stream")
-                .body(Body::from(
-                    json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).to_string(),
-                ))
-                .unwrap(),
-        )
-        .await;
-    assert!(response.status.is_client_error(), "{}", response.status);
+    let list = |host: &'static str| {
+        Request::builder()
+            .method(Method::POST)
+            .uri("/mcp")
+            .header(header::HOST, host)
+            .header(header::CONTENT_TYPE, "application/json")
+            .header(header::ACCEPT, "application/json, text/event-stream")
+            .body(Body::from(
+                json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).to_string(),
+            ))
+            .unwrap()
+    };
+    let foreign = app.send(list("evil.example")).await;
+    assert_eq!(foreign.status, StatusCode::FORBIDDEN, "{}", foreign.text());
+    let local = app.send(list("localhost")).await;
+    assert_eq!(local.status, StatusCode::OK, "{}", local.text());
+    // The default (`*`) accepts any host, as behind a load balancer.
+    let open = TestApp::new().send(list("moves.example.com")).await;
+    assert_eq!(open.status, StatusCode::OK, "{}", open.text());
+}
+
+#[tokio::test]
+async fn play_and_status_want_json() {
+    let app = TestApp::new();
+    for uri in ["/v1/play", "/v1/status"] {
+        let response = app
+            .send(
+                Request::builder()
+                    .method(Method::POST)
+                    .uri(uri)
+                    .header(header::CONTENT_TYPE, "text/plain")
+                    .body(Body::from(r#"{"board": "........."}"#))
+                    .unwrap(),
+            )
+            .await;
+        response.problem(StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type", uri);
+        let response = post(&app, uri, &json!([1, 2])).await;
+        response.problem(StatusCode::UNPROCESSABLE_ENTITY, "invalid_request", uri);
+    }
 }
