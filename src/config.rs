@@ -74,7 +74,12 @@ pub struct Config {
     /// `Host` headers `/mcp` accepts, comma-separated (`name` or `name:port`); `*` (the default)
     /// accepts any, for containers and load balancers. Set `localhost,127.0.0.1,::1` for a server
     /// on a desktop, where DNS rebinding is the risk.
-    #[arg(long, env = "MCP_ALLOWED_HOSTS", value_delimiter = ',', default_value = "*")]
+    #[arg(
+        long,
+        env = "MCP_ALLOWED_HOSTS",
+        value_delimiter = ',',
+        default_value = "*"
+    )]
     pub mcp_allowed_hosts: Vec<String>,
 }
 

@@ -12,8 +12,8 @@ use axum::Json;
 use axum::Router;
 use axum::routing::get;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, JsonObject,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
+    JsonObject, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
     ToolAnnotations,
 };
 use rmcp::service::RequestContext;
@@ -97,7 +97,11 @@ fn to_value(value: impl serde::Serialize) -> Result<Value, ApiError> {
 
 /// The tool result for an answer or an error: text for the model, the JSON as structured content.
 #[must_use]
-pub fn tool_result(name: &str, arguments: &Value, outcome: Result<Value, ApiError>) -> CallToolResult {
+pub fn tool_result(
+    name: &str,
+    arguments: &Value,
+    outcome: Result<Value, ApiError>,
+) -> CallToolResult {
     match outcome {
         Ok(value) => {
             let text = describe(name, arguments, &value);
@@ -108,8 +112,9 @@ pub fn tool_result(name: &str, arguments: &Value, outcome: Result<Value, ApiErro
         Err(error) => {
             let problem = error.problem();
             let text = format!("error {}: {}", problem.code, problem.detail);
-            let mut result =
-                CallToolResult::structured_error(serde_json::to_value(&problem).unwrap_or_default());
+            let mut result = CallToolResult::structured_error(
+                serde_json::to_value(&problem).unwrap_or_default(),
+            );
             result.content = vec![ContentBlock::text(text)];
             result
         }
@@ -390,11 +395,20 @@ fn strict(schema: &Value, required: bool) -> Value {
     let original_required: Vec<String> = map
         .get("required")
         .and_then(Value::as_array)
-        .map(|r| r.iter().filter_map(|v| v.as_str().map(str::to_owned)).collect())
+        .map(|r| {
+            r.iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect()
+        })
         .unwrap_or_default();
     for (key, value) in map {
         match key.as_str() {
-            "format" | "default" | "example" | "examples" | "required" | "nullable"
+            "format"
+            | "default"
+            | "example"
+            | "examples"
+            | "required"
+            | "nullable"
             | "additionalProperties" => {}
             "oneOf" | "anyOf" => {
                 let items: Vec<Value> = value

@@ -20,7 +20,9 @@ use super::{ApiError, AppState};
 use crate::engine::{GameResult, Player, PositionError};
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(post_play)).routes(routes!(post_status))
+    OpenApiRouter::new()
+        .routes(routes!(post_play))
+        .routes(routes!(post_status))
 }
 
 /// The body of `POST /v1/play` and the input of the MCP tool `apply_move`.

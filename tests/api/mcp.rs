@@ -22,12 +22,22 @@ async fn rpc(app: &TestApp, method: &str, params: Value) -> Value {
                 .unwrap(),
         )
         .await;
-    assert_eq!(response.status, StatusCode::OK, "{method}: {}", response.text());
+    assert_eq!(
+        response.status,
+        StatusCode::OK,
+        "{method}: {}",
+        response.text()
+    );
     response.json()
 }
 
 async fn call(app: &TestApp, name: &str, arguments: Value) -> Value {
-    let answer = rpc(app, "tools/call", json!({"name": name, "arguments": arguments})).await;
+    let answer = rpc(
+        app,
+        "tools/call",
+        json!({"name": name, "arguments": arguments}),
+    )
+    .await;
     answer["result"].clone()
 }
 
@@ -77,7 +87,9 @@ async fn tool_schemas_are_the_openapi_components() {
             let schema = &tool[key];
             assert_eq!(schema["type"], "object", "{key} of {}", tool["name"]);
             assert_eq!(
-                schema["properties"].as_object().map(|p| p.keys().collect::<Vec<_>>()),
+                schema["properties"]
+                    .as_object()
+                    .map(|p| p.keys().collect::<Vec<_>>()),
                 components[component]["properties"]
                     .as_object()
                     .map(|p| p.keys().collect::<Vec<_>>()),
@@ -104,20 +116,31 @@ async fn suggest_move_gives_the_post_move_answer_and_a_grid() {
     let app = TestApp::new();
     let request = json!({"board": ["O", 1, "X", "X", 4, "X", 6, "O", "O"], "moves": true});
     let result = call(&app, "suggest_move", request.clone()).await;
-    let http = post(&app, "/v1/move", &request).await.ok_json("POST /v1/move");
+    let http = post(&app, "/v1/move", &request)
+        .await
+        .ok_json("POST /v1/move");
     assert_eq!(result["structuredContent"], http);
     assert_eq!(result["isError"], json!(false), "{result}");
     let text = result["content"][0]["text"].as_str().unwrap();
     assert!(text.contains("O | 1 | X\nX | X | X\n6 | O | O"), "{text}");
-    assert!(text.contains(http["explanation"].as_str().unwrap()), "{text}");
+    assert!(
+        text.contains(http["explanation"].as_str().unwrap()),
+        "{text}"
+    );
 }
 
 #[tokio::test]
 async fn bad_input_is_a_tool_error_with_the_problem_code_and_detail() {
     let app = TestApp::new();
     let cases = [
-        ("suggest_move", json!({"board": ["X", "X", "X", "X", 4, 5, 6, 7, 8]})),
-        ("suggest_move", json!({"board": "XXXOO....", "scorng": "depth"})),
+        (
+            "suggest_move",
+            json!({"board": ["X", "X", "X", "X", 4, 5, 6, 7, 8]}),
+        ),
+        (
+            "suggest_move",
+            json!({"board": "XXXOO....", "scorng": "depth"}),
+        ),
         ("apply_move", json!({"board": "XO.......", "cell": 1})),
         ("apply_move", json!({"board": "XXXOO....", "cell": 5})),
         ("game_status", json!({"board": [0, 1, 7, 3, 4, 5, 6, 7, 8]})),
@@ -132,7 +155,11 @@ async fn bad_input_is_a_tool_error_with_the_problem_code_and_detail() {
             _ => "/v1/move",
         };
         let http = post(&app, uri, &arguments).await;
-        assert_eq!(http.status, StatusCode::UNPROCESSABLE_ENTITY, "{uri} {arguments}");
+        assert_eq!(
+            http.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{uri} {arguments}"
+        );
         let http = http.json();
         assert_eq!(problem["code"], http["code"], "{tool} {arguments}");
         assert_eq!(problem["detail"], http["detail"], "{tool} {arguments}");
@@ -151,7 +178,10 @@ async fn apply_move_plays_wins_and_draws() {
     let won = call(&app, "apply_move", json!({"board": "XX.OO....", "cell": 2})).await;
     let value = &won["structuredContent"];
     assert_eq!(value["board"], "XXXOO....");
-    assert_eq!(value["status"], json!({"state": "win", "winner": "X", "line": [0, 1, 2]}));
+    assert_eq!(
+        value["status"],
+        json!({"state": "win", "winner": "X", "line": [0, 1, 2]})
+    );
     assert_eq!(value["next_player"], Value::Null);
     assert_eq!(value["legal_moves"], json!([]));
     let drawn = call(
@@ -160,8 +190,16 @@ async fn apply_move_plays_wins_and_draws() {
         json!({"board": ["X", "O", "X", "X", "O", "O", "O", "X", 8], "cell": 8}),
     )
     .await;
-    assert_eq!(drawn["structuredContent"]["status"]["state"], "draw", "{drawn}");
-    let on = call(&app, "apply_move", json!({"board": "....", "cell": 3, "rows": 2, "cols": 2, "k": 2, "player": null})).await;
+    assert_eq!(
+        drawn["structuredContent"]["status"]["state"], "draw",
+        "{drawn}"
+    );
+    let on = call(
+        &app,
+        "apply_move",
+        json!({"board": "....", "cell": 3, "rows": 2, "cols": 2, "k": 2, "player": null}),
+    )
+    .await;
     assert_eq!(on["structuredContent"]["board"], "...X", "{on}");
     assert_eq!(on["structuredContent"]["next_player"], "O");
     assert_eq!(on["structuredContent"]["legal_moves"], json!([0, 1, 2]));
@@ -171,16 +209,33 @@ async fn apply_move_plays_wins_and_draws() {
 async fn game_status_reports_finished_games_as_a_status() {
     let app = TestApp::new();
     let cases = [
-        (json!({"board": "XXXOO...."}), json!({"state": "win", "winner": "X", "line": [0, 1, 2]}), Value::Null),
-        (json!({"board": "XOXXOOOXX"}), json!({"state": "draw", "winner": null, "line": []}), Value::Null),
-        (json!({"board": "X........"}), json!({"state": "in_play", "winner": null, "line": []}), json!("O")),
+        (
+            json!({"board": "XXXOO...."}),
+            json!({"state": "win", "winner": "X", "line": [0, 1, 2]}),
+            Value::Null,
+        ),
+        (
+            json!({"board": "XOXXOOOXX"}),
+            json!({"state": "draw", "winner": null, "line": []}),
+            Value::Null,
+        ),
+        (
+            json!({"board": "X........"}),
+            json!({"state": "in_play", "winner": null, "line": []}),
+            json!("O"),
+        ),
     ];
     for (arguments, status, to_move) in cases {
         let result = call(&app, "game_status", arguments.clone()).await;
         assert_eq!(result["isError"], false, "{arguments}: {result}");
         assert_eq!(result["structuredContent"]["status"], status, "{arguments}");
-        assert_eq!(result["structuredContent"]["to_move"], to_move, "{arguments}");
-        let http = post(&app, "/v1/status", &arguments).await.ok_json("POST /v1/status");
+        assert_eq!(
+            result["structuredContent"]["to_move"], to_move,
+            "{arguments}"
+        );
+        let http = post(&app, "/v1/status", &arguments)
+            .await
+            .ok_json("POST /v1/status");
         assert_eq!(http, result["structuredContent"], "{arguments}");
     }
 }
@@ -188,11 +243,17 @@ async fn game_status_reports_finished_games_as_a_status() {
 #[tokio::test]
 async fn tools_json_is_openai_strict() {
     fn walk(schema: &Value, path: &str) {
-        let Some(map) = schema.as_object() else { return };
+        let Some(map) = schema.as_object() else {
+            return;
+        };
         assert!(!map.contains_key("format"), "{path}: no format");
         assert!(!map.contains_key("oneOf"), "{path}: anyOf, not oneOf");
         if map.get("type") == Some(&json!("object")) || map.contains_key("properties") {
-            assert_eq!(map.get("additionalProperties"), Some(&json!(false)), "{path}");
+            assert_eq!(
+                map.get("additionalProperties"),
+                Some(&json!(false)),
+                "{path}"
+            );
             let properties = map["properties"].as_object().unwrap();
             let required: Vec<&str> = map["required"]
                 .as_array()
@@ -201,7 +262,10 @@ async fn tools_json_is_openai_strict() {
                 .filter_map(Value::as_str)
                 .collect();
             for name in properties.keys() {
-                assert!(required.contains(&name.as_str()), "{path}: {name} is required");
+                assert!(
+                    required.contains(&name.as_str()),
+                    "{path}: {name} is required"
+                );
             }
         }
         for (key, value) in map {
@@ -216,7 +280,10 @@ async fn tools_json_is_openai_strict() {
         }
     }
     let app = TestApp::new();
-    let tools = app.get("/v1/tools.json").await.ok_json("GET /v1/tools.json");
+    let tools = app
+        .get("/v1/tools.json")
+        .await
+        .ok_json("GET /v1/tools.json");
     let tools = tools.as_array().unwrap();
     assert_eq!(tools.len(), 3);
     for tool in tools {
@@ -227,8 +294,17 @@ async fn tools_json_is_openai_strict() {
     }
     // An optional field is nullable, and a null argument means its default.
     let suggest = &tools[0]["function"]["parameters"]["properties"];
-    assert!(suggest["moves"]["type"].as_array().is_some_and(|t| t.contains(&json!("null"))));
-    let result = call(&TestApp::new(), "suggest_move", json!({"board": "O.XX.X.OO", "moves": null, "player": null})).await;
+    assert!(
+        suggest["moves"]["type"]
+            .as_array()
+            .is_some_and(|t| t.contains(&json!("null")))
+    );
+    let result = call(
+        &TestApp::new(),
+        "suggest_move",
+        json!({"board": "O.XX.X.OO", "moves": null, "player": null}),
+    )
+    .await;
     assert_eq!(result["structuredContent"]["index"], 4, "{result}");
 }
 
@@ -274,7 +350,11 @@ async fn play_and_status_want_json() {
                     .unwrap(),
             )
             .await;
-        response.problem(StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type", uri);
+        response.problem(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "unsupported_media_type",
+            uri,
+        );
         let response = post(&app, uri, &json!([1, 2])).await;
         response.problem(StatusCode::UNPROCESSABLE_ENTITY, "invalid_request", uri);
     }
