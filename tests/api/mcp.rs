@@ -359,3 +359,20 @@ async fn play_and_status_want_json() {
         response.problem(StatusCode::UNPROCESSABLE_ENTITY, "invalid_request", uri);
     }
 }
+
+#[tokio::test]
+async fn tool_calls_are_counted_by_tool_and_outcome() {
+    let app = TestApp::new();
+    call(&app, "game_status", json!({"board": "OOO......"})).await;
+    call(&app, "game_status", json!({"board": "X........"})).await;
+    let metrics = app.get("/metrics").await.text();
+    for outcome in ["invalid", "ok"] {
+        let line = format!(r#"mcp_tool_calls_total{{tool="game_status",outcome="{outcome}"}}"#);
+        let count: f64 = metrics
+            .lines()
+            .find_map(|l| l.strip_prefix(line.as_str()))
+            .and_then(|rest| rest.trim().parse().ok())
+            .unwrap_or_else(|| panic!("{line} in /metrics:\n{metrics}"));
+        assert!(count >= 1.0, "{line} {count}");
+    }
+}
