@@ -36,6 +36,9 @@ bash scripts/lint-deploy.sh
 step "black-box API checks (independent oracle, difficulties, seeds, metrics)"
 bash scripts/api-check.sh
 
+step "MCP with the official Python SDK (HTTP and stdio)"
+bash scripts/mcp-check.sh
+
 step "SIGTERM under load"
 bash scripts/sigterm.sh
 

@@ -10,9 +10,11 @@ pub mod wire;
 mod docs;
 mod extract;
 mod health;
+pub mod mcp;
 mod middleware;
 mod move_route;
 mod page;
+mod play_route;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -51,6 +53,8 @@ pub struct Settings {
     pub cors_origins: Vec<String>,
     /// The per-client rate limit, if any.
     pub rate_limit: Option<rate_limit::RateLimitSettings>,
+    /// `Host` headers `/mcp` accepts (DNS-rebinding protection); `*` accepts any.
+    pub mcp_allowed_hosts: Vec<String>,
 }
 
 impl Default for Settings {
@@ -66,6 +70,7 @@ impl Default for Settings {
             search_work_rate: crate::engine::WORK_PER_MS_TIMES_CELLS,
             cors_origins: Vec::new(),
             rate_limit: None,
+            mcp_allowed_hosts: vec!["*".to_owned()],
         }
     }
 }
@@ -161,6 +166,7 @@ struct ApiDoc;
 fn api_router() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(move_route::router())
+        .merge(play_route::router())
         .merge(health::router())
 }
 
@@ -189,6 +195,8 @@ pub fn app(state: AppState) -> Router {
         .merge(docs::router(openapi()))
         .merge(page::router())
         .merge(metrics::router())
+        .merge(mcp::router())
+        .nest_service("/mcp", mcp::service(state.clone()))
         .fallback(middleware::not_found)
         .layer(DefaultBodyLimit::max(body_limit))
         .with_state(state.clone());

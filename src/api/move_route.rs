@@ -174,7 +174,24 @@ fn query_error(error: &serde_path_to_error::Error<serde_urlencoded::de::Error>) 
 /// Answers a valid request: inline for a 3 × 3 table lookup, on the bounded blocking pool for a
 /// search.
 async fn respond(state: &AppState, request: ValidRequest) -> Result<Response, ApiError> {
-    let body = if request.position.geometry().is_tic_tac_toe() {
+    let body = answer_bounded(state, request).await?;
+    Ok((
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        body,
+    )
+        .into_response())
+}
+
+/// The answer's JSON bytes, computed the way [`respond`] does: inline for a table lookup, on the
+/// bounded blocking pool (a search slot, 503 when none frees up in time) for a search.
+pub(crate) async fn answer_bounded(
+    state: &AppState,
+    request: ValidRequest,
+) -> Result<Vec<u8>, ApiError> {
+    Ok(if request.position.geometry().is_tic_tac_toe() {
         // A lookup takes well under a microsecond: the hop to the blocking pool would cost more
         // than the work (see the README's measurements).
         super::metrics::table_answers().increment(1);
@@ -209,15 +226,7 @@ async fn respond(state: &AppState, request: ValidRequest) -> Result<Response, Ap
             tracing::error!(error = %e, "search task failed");
             ApiError::Internal
         })?
-    };
-    Ok((
-        [(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json"),
-        )],
-        body,
-    )
-        .into_response())
+    })
 }
 
 /// Runs searches at a lower CPU priority (about nice 10) than the async workers, so that a flood of

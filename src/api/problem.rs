@@ -83,6 +83,8 @@ pub enum ProblemCode {
     WrongPlayer,
     /// 422: the game on the board is already over.
     GameOver,
+    /// 422: a cell to play that is off the board or already taken.
+    InvalidMove,
     /// 404: no such route.
     NotFound,
     /// 405: the route exists but not for this method.
@@ -115,6 +117,7 @@ impl ProblemCode {
             Self::ImpossiblePosition => "impossible_position",
             Self::WrongPlayer => "wrong_player",
             Self::GameOver => "game_over",
+            Self::InvalidMove => "invalid_move",
             Self::NotFound => "not_found",
             Self::MethodNotAllowed => "method_not_allowed",
             Self::RateLimited => "rate_limited",
@@ -140,6 +143,7 @@ impl ProblemCode {
             Self::ImpossiblePosition => "Impossible position",
             Self::WrongPlayer => "Wrong side to move",
             Self::GameOver => "Game over",
+            Self::InvalidMove => "Invalid move",
             Self::NotFound => "Not found",
             Self::MethodNotAllowed => "Method not allowed",
             Self::RateLimited => "Too many requests",
@@ -164,7 +168,8 @@ impl ProblemCode {
             | Self::InvalidGeometry
             | Self::ImpossiblePosition
             | Self::WrongPlayer
-            | Self::GameOver => StatusCode::UNPROCESSABLE_ENTITY,
+            | Self::GameOver
+            | Self::InvalidMove => StatusCode::UNPROCESSABLE_ENTITY,
             Self::NotFound => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Self::RateLimited => StatusCode::TOO_MANY_REQUESTS,

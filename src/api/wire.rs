@@ -140,7 +140,7 @@ impl ToSchema for MoveScore {
     }
 }
 
-fn board_schema() -> impl Into<RefOr<Schema>> {
+pub(crate) fn board_schema() -> impl Into<RefOr<Schema>> {
     use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, Type};
     let cell = OneOfBuilder::new()
         .item(
@@ -376,7 +376,7 @@ fn parse_cell(index: usize, value: &Value) -> Result<Option<Player>, String> {
 }
 
 /// Reads the board in either form, reporting every bad cell at once.
-fn parse_board(board: &Value) -> Result<(Vec<Option<Player>>, BoardStyle), ApiError> {
+pub(crate) fn parse_board(board: &Value) -> Result<(Vec<Option<Player>>, BoardStyle), ApiError> {
     match board {
         Value::Array(values) => {
             let mut errors = Vec::new();
@@ -506,7 +506,7 @@ impl TryFrom<MoveRequest> for ValidRequest {
 }
 
 /// The 422 for a body of the wrong shape, naming the field serde stopped at.
-fn shape_error(error: &serde_path_to_error::Error<serde_json::Error>) -> ApiError {
+pub(crate) fn shape_error(error: &serde_path_to_error::Error<serde_json::Error>) -> ApiError {
     let pointer: String = error
         .path()
         .iter()
@@ -679,22 +679,30 @@ pub struct MoveResponse {
     pub seed: Option<u64>,
 }
 
+impl GameStatus {
+    /// The wire form of a game's result: in play (`None`), won (with the winner and its line) or
+    /// drawn.
+    #[must_use]
+    pub fn of(result: Option<&crate::engine::GameResult>) -> Self {
+        Self {
+            state: match result {
+                None => GameState::InPlay,
+                Some(r) if r.winner.is_some() => GameState::Win,
+                Some(_) => GameState::Draw,
+            },
+            winner: result.and_then(|r| r.winner),
+            line: result.map(|r| r.line.clone()).unwrap_or_default(),
+        }
+    }
+}
+
 impl MoveResponse {
     /// The wire form of a suggestion: `moves` includes the move table, `style` writes the board
     /// after the move the way the request wrote it.
     #[must_use]
     pub fn new(suggestion: Suggestion, moves: bool, style: &BoardStyle) -> Self {
         let chosen = suggestion.chosen;
-        let result = suggestion.after.result;
-        let status = GameStatus {
-            state: match &result {
-                None => GameState::InPlay,
-                Some(r) if r.winner.is_some() => GameState::Win,
-                Some(_) => GameState::Draw,
-            },
-            winner: result.as_ref().and_then(|r| r.winner),
-            line: result.map(|r| r.line).unwrap_or_default(),
-        };
+        let status = GameStatus::of(suggestion.after.result.as_ref());
         Self {
             index: chosen.index,
             score: chosen.value,

@@ -4,6 +4,7 @@
 mod errors;
 mod formats;
 mod helpers;
+mod mcp;
 mod moves;
 mod openapi;
 mod operations;
