@@ -71,6 +71,16 @@ pub struct Config {
     /// How long open requests get to finish after SIGTERM, in milliseconds.
     #[arg(long, env = "SHUTDOWN_GRACE_MS", default_value_t = 20_000)]
     pub shutdown_grace_ms: u64,
+    /// `Host` headers `/mcp` accepts, comma-separated (`name` or `name:port`); `*` (the default)
+    /// accepts any, for containers and load balancers. Set `localhost,127.0.0.1,::1` for a server
+    /// on a desktop, where DNS rebinding is the risk.
+    #[arg(
+        long,
+        env = "MCP_ALLOWED_HOSTS",
+        value_delimiter = ',',
+        default_value = "*"
+    )]
+    pub mcp_allowed_hosts: Vec<String>,
 }
 
 /// Subcommands besides serving.
@@ -86,6 +96,8 @@ pub enum Command {
     /// Play gomoku (freestyle, boards up to 15 × 15) over the Gomocup (piskvork) protocol on
     /// stdin and stdout, for gomoku GUIs and match managers.
     Pbrain,
+    /// Serve MCP (the Model Context Protocol) over stdin and stdout, for desktop clients.
+    Mcp,
 }
 
 /// Log output format.
@@ -124,6 +136,12 @@ impl Config {
                     trust_forwarded_for: self.trust_forwarded_for,
                 }
             }),
+            mcp_allowed_hosts: self
+                .mcp_allowed_hosts
+                .iter()
+                .map(|h| h.trim().to_owned())
+                .filter(|h| !h.is_empty())
+                .collect(),
         }
     }
 

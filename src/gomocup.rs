@@ -29,8 +29,8 @@ use std::io::{self, BufRead, Write};
 use std::time::{Duration, Instant};
 
 use crate::engine::{
-    Geometry, Outcome, Player, Position, PositionError, Score, Scoring, SearchLimits,
-    WORK_PER_MS_TIMES_CELLS, analyze,
+    Geometry, Outcome, Player, Position, PositionError, Scoring, SearchLimits, SuggestOptions,
+    Value, WORK_PER_MS_TIMES_CELLS, suggest,
 };
 
 /// Stones in a row that win: freestyle gomoku, five or more (a longer row contains a five).
@@ -232,7 +232,7 @@ struct Thought {
     message: String,
 }
 
-/// The one call into the engine: the best move for `position` within `think_time`, with a work
+/// The one call into the engine ([`suggest`] at perfect play): the best move for `position` within `think_time`, with a work
 /// budget at `work_rate` as the HTTP API grants (see [`SearchLimits::work_at_rate`]).
 fn think(position: &Position, think_time: Duration, work_rate: u64) -> Thought {
     let started = Instant::now();
@@ -247,21 +247,38 @@ fn think(position: &Position, think_time: Duration, work_rate: u64) -> Thought {
         )),
         all_moves: false,
     };
-    let analysis = analyze(position, Scoring::Depth, &limits);
-    let best = analysis.best_move();
-    let score = match (best.outcome, best.score, best.plies) {
-        (Outcome::Win, _, Some(plies)) => format!("win in {plies}"),
-        (Outcome::Loss, _, Some(plies)) => format!("loss in {plies}"),
-        (Outcome::Draw, _, _) => "draw".to_owned(),
-        (_, Score::Heuristic(h), _) => format!("{h:+.3}"),
-        (_, score, _) => format!("{:+}", score.value()),
+    let suggestion = suggest(
+        position,
+        &SuggestOptions {
+            scoring: Scoring::Depth,
+            limits,
+            ..SuggestOptions::default()
+        },
+    );
+    let chosen = suggestion.chosen;
+    let score = match chosen.value {
+        Value::Proven {
+            outcome: Outcome::Win,
+            plies,
+            ..
+        } => format!("win in {plies}"),
+        Value::Proven {
+            outcome: Outcome::Loss,
+            plies,
+            ..
+        } => format!("loss in {plies}"),
+        Value::Proven {
+            outcome: Outcome::Draw,
+            ..
+        } => "draw".to_owned(),
+        Value::Estimate(h) => format!("{h:+.3}"),
     };
     Thought {
-        index: best.index,
+        index: chosen.index,
         message: format!(
             "MESSAGE depth {} score {score} nodes {} time {} ms",
-            analysis.depth.unwrap_or(0),
-            analysis.nodes,
+            suggestion.analysis.depth.unwrap_or(0),
+            suggestion.analysis.nodes,
             started.elapsed().as_millis()
         ),
     }
