@@ -9,6 +9,7 @@ mod moves;
 mod openapi;
 mod operations;
 mod page;
+mod pbrain;
 mod process;
 mod protection;
 mod socket;
