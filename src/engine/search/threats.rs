@@ -52,7 +52,12 @@ impl Vcf {
     /// The shortest forcing line (at most `max_fours` fours) by which `attacker`, to move,
     /// wins: attacker move, forced reply, ..., the completing move. `None` when there is none
     /// within the limits or the budget ran out.
-    pub fn find(&mut self, board: &mut Board, attacker: Side, max_fours: u32) -> Option<Vec<usize>> {
+    pub fn find(
+        &mut self,
+        board: &mut Board,
+        attacker: Side,
+        max_fours: u32,
+    ) -> Option<Vec<usize>> {
         let mut line = Vec::new();
         self.limit = self.nodes + self.budget;
         for fours in 0..=max_fours {
@@ -67,7 +72,13 @@ impl Vcf {
         None
     }
 
-    fn attack(&mut self, board: &mut Board, attacker: Side, fours: u32, line: &mut Vec<usize>) -> bool {
+    fn attack(
+        &mut self,
+        board: &mut Board,
+        attacker: Side,
+        fours: u32,
+        line: &mut Vec<usize>,
+    ) -> bool {
         self.nodes += 1;
         if self.nodes >= self.limit {
             return false;
@@ -162,7 +173,11 @@ mod tests {
     /// Plays `line` and checks it is a forced win: after each attacker move but the last the
     /// defender has exactly one block, which is the next move; the last completes a line.
     fn assert_forced_win(board: &mut Board, attacker: Side, line: &[usize]) {
-        assert_eq!(line.len() % 2, 1, "a win ends on an attacker move: {line:?}");
+        assert_eq!(
+            line.len() % 2,
+            1,
+            "a win ends on an attacker move: {line:?}"
+        );
         let mut side = attacker;
         for (i, &cell) in line.iter().enumerate() {
             if i == line.len() - 1 {
@@ -204,7 +219,13 @@ mod tests {
 
     #[test]
     fn no_vcf_without_material() {
-        let rows = ["..........", "....X.....", "..........", ".....O....", ".........."];
+        let rows = [
+            "..........",
+            "....X.....",
+            "..........",
+            ".....O....",
+            "..........",
+        ];
         let mut board = board_of(&rows, 5);
         assert!(Vcf::new(10_000).find(&mut board, 0, 10).is_none());
     }
