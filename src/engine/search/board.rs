@@ -432,6 +432,40 @@ impl Board {
         (first, false)
     }
 
+    /// A winning cell for `side` other than `not`, if there is one.
+    pub fn other_threat_cell(&self, side: Side, not: usize) -> (usize, bool) {
+        for w in 0..self.counts.len() {
+            let c = self.counts[w];
+            if c[side] as usize + 1 == self.k && c[1 - side] == 0 {
+                for cell in self.empty_in_window(w) {
+                    if cell != not {
+                        return (cell, true);
+                    }
+                }
+            }
+        }
+        (not, false)
+    }
+
+    /// The empty cells where `side` makes a four (a window with `k - 1` of its stones and none
+    /// of the opponent's), each once, in window order, appended to `out`.
+    pub fn four_making_cells(&mut self, side: Side, out: &mut Vec<u16>) {
+        let stamp = self.next_stamp();
+        for w in 0..self.counts.len() {
+            let c = self.counts[w];
+            if c[side] as usize + 2 != self.k || c[1 - side] != 0 {
+                continue;
+            }
+            for i in w * self.k..(w + 1) * self.k {
+                let cell = self.window_cells[i] as usize;
+                if self.cells[cell] == 0 && self.scratch_stamp[cell] != stamp {
+                    self.scratch_stamp[cell] = stamp;
+                    out.push(cell as u16);
+                }
+            }
+        }
+    }
+
     /// A fresh stamp for the per-cell and per-line scratch marks.
     fn next_stamp(&mut self) -> u32 {
         self.stamp = self.stamp.wrapping_add(1);

@@ -28,12 +28,15 @@
 //! number of searches running at once and never with their number over time.
 
 mod board;
+mod root_threats;
 mod table;
+mod threats;
 
 use std::time::Instant;
 
 use board::{Board, Side, side_of};
 use table::{Bound, Entry, PooledTable, Table};
+use threats::Vcf;
 
 use super::{Analysis, Evaluation, MoveScore, Position, Scoring, SearchLimits};
 
@@ -63,6 +66,16 @@ const PROOF_JUMP_EMPTIES: i32 = 40;
 /// Iterations run before jumping to the full-depth proof on small boards (a fallback answer if
 /// the deadline cuts the proof).
 const SHALLOW_DEPTH: i32 = 4;
+/// Threat search runs on boards with at least this many cells and `k` at least
+/// [`THREAT_MIN_K`]: the boards the full search cannot prove (smaller boards keep their exact,
+/// shortest-win proofs untouched).
+const THREAT_MIN_CELLS: usize = 100;
+const THREAT_MIN_K: usize = 4;
+/// Most fours in a VCF looked for, and the nodes allowed for the root's own VCF.
+const VCF_MAX_FOURS: u32 = 16;
+const VCF_ROOT_BUDGET: u64 = 200_000;
+/// Nodes allowed when checking whether a root move leaves the opponent a VCF.
+const VCF_DEFENCE_BUDGET: u64 = 2_000;
 
 /// Searches a position that is not 3 × 3 tic-tac-toe.
 pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> Analysis {
@@ -83,7 +96,17 @@ pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> 
         history: vec![[0; 2]; cells],
         buffers: vec![Vec::new(); cells + 2],
     };
-    let root = searcher.root_moves();
+    let mut root = searcher.root_moves();
+    if cells >= THREAT_MIN_CELLS && geometry.k() >= THREAT_MIN_K {
+        let mut vcf = Vcf::new(VCF_ROOT_BUDGET);
+        let won = vcf.find(&mut searcher.board, searcher.root_side, VCF_MAX_FOURS);
+        if let Some(line) = won {
+            searcher.nodes += vcf.nodes();
+            return searcher.forced_win(position, scoring, &root, line);
+        }
+        searcher.mark_refuted(&mut root, &mut vcf);
+        searcher.nodes += vcf.nodes();
+    }
     let empties = searcher.board.empties as i32;
     let last_depth = limits
         .max_depth
@@ -164,6 +187,9 @@ struct RootMove {
     representative: usize,
     /// Static ordering priority.
     priority: i32,
+    /// Whether the move leaves the opponent a win by continuous fours: such moves are not
+    /// searched while another move is left, and score below every searched move.
+    refuted: bool,
 }
 
 /// What the search knows about one root move.
@@ -177,6 +203,14 @@ struct RootResult {
 }
 
 impl RootResult {
+    /// A move that leaves the opponent a VCF: below every estimate, not proven (the opponent's
+    /// fastest win was not searched for).
+    const REFUTED: Self = Self {
+        value: -HEURISTIC_MAX - 1,
+        bound: Bound::Upper,
+        proven: false,
+    };
+
     fn evaluation(self, max_score: i32) -> Evaluation {
         if self.proven && self.bound == Bound::Exact {
             Evaluation::Exact(depth_score(self.value, max_score))
@@ -304,6 +338,7 @@ impl Searcher<'_> {
                 cell,
                 representative,
                 priority,
+                refuted: false,
             });
         }
         moves
@@ -336,6 +371,10 @@ impl Searcher<'_> {
         let mut results: Vec<Option<RootResult>> = root.iter().map(|_| None).collect();
         for (i, m) in root.iter().enumerate() {
             if m.representative != i {
+                continue;
+            }
+            if m.refuted {
+                results[i] = Some(RootResult::REFUTED);
                 continue;
             }
             if let Some(p) = previous
@@ -378,8 +417,12 @@ impl Searcher<'_> {
         low: i32,
         high: i32,
     ) -> Iteration {
+        let mut results: Vec<Option<RootResult>> = root
+            .iter()
+            .map(|m| m.refuted.then_some(RootResult::REFUTED))
+            .collect();
         let mut order: Vec<usize> = (0..root.len())
-            .filter(|&i| root[i].representative == i)
+            .filter(|&i| root[i].representative == i && !root[i].refuted)
             .collect();
         if previous.is_empty() {
             order.sort_by_key(|&i| (std::cmp::Reverse(root[i].priority), i));
@@ -387,7 +430,6 @@ impl Searcher<'_> {
             order.sort_by_key(|&i| (std::cmp::Reverse(previous[i].value), i));
         }
         let estimates_before = self.estimates;
-        let mut results: Vec<Option<RootResult>> = root.iter().map(|_| None).collect();
         let mut best: Option<usize> = None;
         let mut alpha = low;
         for &i in &order {
