@@ -67,6 +67,11 @@ impl Searcher<'_> {
     pub(super) fn mark_refuted(&mut self, root: &mut [RootMove], vcf: &mut Vcf) {
         let side = self.root_side;
         let other = 1 - side;
+        // Against a four the main search already plays only the block; the filter is for
+        // quieter attacks.
+        if self.board.threats[other] > 0 {
+            return;
+        }
         if vcf.find(&mut self.board, other, VCF_MAX_FOURS).is_none() {
             return;
         }
