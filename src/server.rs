@@ -13,9 +13,8 @@
 //!    connection that has not yet sent its first request is not cut off: it is closed after that
 //!    request's response (or after the header read timeout), never before.
 
-use std::future::{Future, poll_fn};
+use std::future::Future;
 use std::sync::Arc;
-use std::task::Poll;
 use std::time::Duration;
 
 use axum::Router;
@@ -173,10 +172,7 @@ pub async fn serve(
     close_door(&listener);
     let drained = drain_accept_queue(&listener, &connections).await;
     drop(listener);
-    tracing::info!(
-        drained,
-        "listener closed; finishing open requests"
-    );
+    tracing::info!(drained, "listener closed; finishing open requests");
     // From here on connections finish their current request and close.
     stop.send_replace(true);
     drop(connections);
@@ -208,25 +204,38 @@ fn close_door(listener: &TcpListener) {
 
 /// Accepts, without waiting, every connection the kernel has completed, and serves each.
 /// Returns how many there were.
+///
+/// The `accept` system call is made directly: tokio's `poll_accept` answers from the reactor's
+/// cached readiness, which can lag behind the kernel when the runtime is busy, and a connection
+/// it has not yet heard of would be reset when the listener closes.
 async fn drain_accept_queue(listener: &TcpListener, connections: &Connections) -> usize {
+    let socket = socket2::SockRef::from(listener);
     let mut drained = 0;
     loop {
-        let next = poll_fn(|cx| match listener.poll_accept(cx) {
-            Poll::Ready(accepted) => Poll::Ready(Some(accepted)),
-            Poll::Pending => Poll::Ready(None),
-        })
-        .await;
-        match next {
-            Some(Ok((stream, peer))) => {
-                drained += 1;
-                connections.spawn(stream, peer);
+        match socket.accept() {
+            Ok((accepted, peer)) => {
+                let stream = std::net::TcpStream::from(accepted);
+                let stream = stream
+                    .set_nonblocking(true)
+                    .and_then(|()| TcpStream::from_std(stream));
+                match (stream, peer.as_socket()) {
+                    (Ok(stream), Some(peer)) => {
+                        drained += 1;
+                        connections.spawn(stream, peer);
+                    }
+                    (Err(error), _) => {
+                        tracing::warn!(%error, "could not serve a drained connection")
+                    }
+                    (Ok(_), None) => tracing::warn!("drained a connection without an IP peer"),
+                }
             }
+            Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => return drained,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
             // EMFILE and the like: the kernel still holds the connection; try again shortly.
-            Some(Err(error)) => {
+            Err(error) => {
                 log_accept_error(&error);
                 tokio::time::sleep(Duration::from_millis(10)).await;
             }
-            None => return drained,
         }
     }
 }
