@@ -32,8 +32,14 @@ bash scripts/lint-deploy.sh
 step "black-box API checks (independent oracle, difficulties, seeds, metrics)"
 bash scripts/api-check.sh
 
-step "SIGTERM under load"
+step "SIGTERM under load (3 rounds; a reset or broken pipe is a loss)"
 bash scripts/sigterm.sh
+
+step "rolling update behind HAProxy (zero failed requests)"
+bash scripts/rollover.sh
+
+step "container: build the Dockerfile with podman on stand-in bases, run it read-only"
+bash scripts/container-test.sh
 
 step "contract fuzzing (schemathesis against openapi.yaml)"
 bash scripts/schemathesis.sh
