@@ -42,7 +42,7 @@ if [ ! -d tests/browser/node_modules/playwright-core ]; then
   fi
 fi
 
-# The page is compiled into the binary (include_str!), so cargo rebuilds when static/index.html
+# The page is compiled into the binary (include_str!), so cargo rebuilds when a file in static/
 # changes; cargo itself decides whether anything is out of date.
 if [ "${SKIP_BUILD:-0}" != 1 ]; then
   cargo build --release

@@ -7,6 +7,10 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n==> %s\n' "$*"; }
 export CARGO_TERM_COLOR=never
+# The scripts below only need a fast binary, not the last few percent that LTO gives the shipped
+# one (the Dockerfile and scripts/load.sh build with the release profile as committed): release
+# builds here skip LTO, which saves the longest single step of a cold run.
+export CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
 
 step "format"
 cargo fmt --all -- --check
@@ -31,6 +35,9 @@ bash scripts/lint-deploy.sh
 
 step "black-box API checks (independent oracle, difficulties, seeds, metrics)"
 bash scripts/api-check.sh
+
+step "MCP with the official Python SDK (HTTP and stdio)"
+bash scripts/mcp-check.sh
 
 step "SIGTERM under load (3 rounds; a reset or broken pipe is a loss)"
 bash scripts/sigterm.sh

@@ -77,6 +77,16 @@ pub struct Config {
     /// Connections the kernel has already completed are served either way.
     #[arg(long, env = "SHUTDOWN_DELAY_MS", default_value_t = 0)]
     pub shutdown_delay_ms: u64,
+    /// `Host` headers `/mcp` accepts, comma-separated (`name` or `name:port`); `*` (the default)
+    /// accepts any, for containers and load balancers. Set `localhost,127.0.0.1,::1` for a server
+    /// on a desktop, where DNS rebinding is the risk.
+    #[arg(
+        long,
+        env = "MCP_ALLOWED_HOSTS",
+        value_delimiter = ',',
+        default_value = "*"
+    )]
+    pub mcp_allowed_hosts: Vec<String>,
 }
 
 /// Subcommands besides serving.
@@ -89,6 +99,8 @@ pub enum Command {
     Healthcheck,
     /// Print the OpenAPI document (YAML) and exit.
     Openapi,
+    /// Serve MCP (the Model Context Protocol) over stdin and stdout, for desktop clients.
+    Mcp,
 }
 
 /// Log output format.
@@ -127,6 +139,12 @@ impl Config {
                     trust_forwarded_for: self.trust_forwarded_for,
                 }
             }),
+            mcp_allowed_hosts: self
+                .mcp_allowed_hosts
+                .iter()
+                .map(|h| h.trim().to_owned())
+                .filter(|h| !h.is_empty())
+                .collect(),
         }
     }
 

@@ -21,6 +21,7 @@ fn main() -> ExitCode {
             print!("{}", openapi_yaml());
             ExitCode::SUCCESS
         }
+        Some(Command::Mcp) => mcp_stdio(&config),
         Some(Command::Serve) | None => serve(&config),
     }
 }
@@ -54,6 +55,19 @@ async fn serve(config: &Config) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             tracing::error!(%error, "server failed");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `minimax-move mcp`: MCP over stdio. No telemetry: stdout carries only the protocol.
+#[tokio::main]
+async fn mcp_stdio(config: &Config) -> ExitCode {
+    let state = AppState::ready(config.settings());
+    match minimax_move::api::mcp::serve_stdio(state).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("mcp: {error}");
             ExitCode::FAILURE
         }
     }

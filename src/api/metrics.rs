@@ -67,6 +67,16 @@ fn describe() {
     );
 }
 
+/// The counter of 3 × 3 answers, registered once: looking a counter up by name costs a hash and
+/// a lock on every request, and this one is on the hottest path.
+pub(crate) fn table_answers() -> &'static metrics::Counter {
+    static COUNTER: OnceLock<metrics::Counter> = OnceLock::new();
+    COUNTER.get_or_init(|| {
+        handle();
+        metrics::counter!("minimax_table_answers_total")
+    })
+}
+
 /// Runs the recorder's upkeep every few seconds so histograms stay bounded.
 pub fn spawn_upkeep() {
     if let Some(handle) = handle() {

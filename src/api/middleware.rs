@@ -64,8 +64,12 @@ fn cors(origins: &[String]) -> CorsLayer {
     }
 }
 
-/// Wraps the router in the service's layers, outermost first: request id, tracing, panic guard,
-/// security headers, CORS, timeout.
+/// Wraps the router in the service's layers, outermost first: metrics, request id, tracing, panic
+/// guard, security headers, CORS, timeout, rate limit.
+///
+/// The metrics layer is outermost so that every answer is counted, the 429s, timeout 503s and
+/// panic 500s made by the layers inside it included. `Router::layer` wraps each route after
+/// routing, so the matched route is known even there.
 pub fn stack(router: Router, settings: &Settings) -> Router {
     let router = match settings.rate_limit {
         Some(limit) => {
@@ -122,4 +126,82 @@ pub fn stack(router: Router, settings: &Settings) -> Router {
         .layer(PropagateRequestIdLayer::new(REQUEST_ID))
         .layer(trace)
         .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
+        .layer(axum::middleware::from_fn(super::metrics::track))
+}
+
+#[cfg(test)]
+mod tests {
+    use axum::body::Body;
+    use axum::routing::get;
+    use tower::ServiceExt;
+
+    use super::*;
+
+    fn requests_counted(route: &str, status: &str) -> u64 {
+        let text = super::super::metrics::handle()
+            .expect("the recorder is installed")
+            .render();
+        let labels = format!("route=\"{route}\",method=\"GET\",status=\"{status}\"");
+        text.lines()
+            .filter(|line| line.starts_with("http_requests_total{") && line.contains(&labels))
+            .filter_map(|line| line.rsplit(' ').next()?.parse::<u64>().ok())
+            .sum()
+    }
+
+    async fn get_status(router: Router, uri: &str) -> u16 {
+        let request = Request::get(uri).body(Body::empty()).unwrap();
+        router.oneshot(request).await.unwrap().status().as_u16()
+    }
+
+    #[tokio::test]
+    async fn counts_panics_and_timeouts_made_by_inner_layers() {
+        super::super::metrics::handle();
+        let settings = Settings {
+            request_timeout: std::time::Duration::from_millis(1),
+            ..Settings::default()
+        };
+        let router = Router::new()
+            .route(
+                "/test/panics",
+                get(|| async {
+                    if true {
+                        panic!("deliberate");
+                    }
+                    "unreachable"
+                }),
+            )
+            .route(
+                "/test/never-answers",
+                get(std::future::pending::<&'static str>),
+            );
+        let router = stack(router, &settings);
+        let panics = requests_counted("/test/panics", "500");
+        assert_eq!(get_status(router.clone(), "/test/panics").await, 500);
+        assert_eq!(requests_counted("/test/panics", "500"), panics + 1);
+        let timeouts = requests_counted("/test/never-answers", "503");
+        assert_eq!(get_status(router, "/test/never-answers").await, 503);
+        assert_eq!(requests_counted("/test/never-answers", "503"), timeouts + 1);
+    }
+
+    #[tokio::test]
+    async fn counts_requests_refused_by_the_rate_limit() {
+        super::super::metrics::handle();
+        let one = std::num::NonZeroU32::MIN;
+        let settings = Settings {
+            rate_limit: Some(super::super::rate_limit::RateLimitSettings {
+                per_second: one,
+                burst: one,
+                trust_forwarded_for: false,
+            }),
+            ..Settings::default()
+        };
+        let router = stack(
+            Router::new().route("/test/limited", get(|| async { "ok" })),
+            &settings,
+        );
+        let refused = requests_counted("/test/limited", "429");
+        assert_eq!(get_status(router.clone(), "/test/limited").await, 200);
+        assert_eq!(get_status(router, "/test/limited").await, 429);
+        assert_eq!(requests_counted("/test/limited", "429"), refused + 1);
+    }
 }

@@ -8,10 +8,13 @@ pub mod rate_limit;
 pub mod wire;
 
 mod docs;
+mod extract;
 mod health;
+pub mod mcp;
 mod middleware;
 mod move_route;
 mod page;
+mod play_route;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,7 +26,8 @@ use tokio::sync::Semaphore;
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 
-pub use problem::{ApiError, FieldError, Problem};
+pub use extract::JsonBody;
+pub use problem::{ApiError, FieldError, Problem, ProblemCode};
 
 /// Server-side limits and settings the routes need. Built once from the configuration.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,6 +53,8 @@ pub struct Settings {
     pub cors_origins: Vec<String>,
     /// The per-client rate limit, if any.
     pub rate_limit: Option<rate_limit::RateLimitSettings>,
+    /// `Host` headers `/mcp` accepts (DNS-rebinding protection); `*` accepts any.
+    pub mcp_allowed_hosts: Vec<String>,
 }
 
 impl Default for Settings {
@@ -64,6 +70,7 @@ impl Default for Settings {
             search_work_rate: crate::engine::WORK_PER_MS_TIMES_CELLS,
             cors_origins: Vec::new(),
             rate_limit: None,
+            mcp_allowed_hosts: vec!["*".to_owned()],
         }
     }
 }
@@ -126,6 +133,16 @@ impl AppState {
         self.inner.ready.load(Ordering::Acquire)
     }
 
+    /// Searches holding a slot right now (a readiness signal for tests and probes).
+    #[must_use]
+    pub fn searches_running(&self) -> usize {
+        self.inner
+            .settings
+            .max_searches
+            .max(1)
+            .saturating_sub(self.inner.searches.available_permits())
+    }
+
     pub(crate) fn searches(&self) -> Arc<Semaphore> {
         Arc::clone(&self.inner.searches)
     }
@@ -149,6 +166,7 @@ struct ApiDoc;
 fn api_router() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(move_route::router())
+        .merge(play_route::router())
         .merge(health::router())
 }
 
@@ -177,9 +195,10 @@ pub fn app(state: AppState) -> Router {
         .merge(docs::router(openapi()))
         .merge(page::router())
         .merge(metrics::router())
+        .merge(mcp::router())
+        .nest_service("/mcp", mcp::service(state.clone()))
         .fallback(middleware::not_found)
         .layer(DefaultBodyLimit::max(body_limit))
-        .layer(axum::middleware::from_fn(metrics::track))
         .with_state(state.clone());
     middleware::stack(router, state.settings())
 }

@@ -2,41 +2,23 @@
 
 use std::time::{Duration, Instant};
 
-use axum::body::Bytes;
-use axum::extract::rejection::QueryRejection;
-use axum::extract::{FromRequest, Query, Request, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::extract::{RawQuery, State};
+use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
-use rand::{RngCore, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use serde::Deserialize;
 use serde_json::Value;
 use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::wire::{
-    DifficultyParam, GameState, GameStatus, Mark, MoveEntry, MoveRequest, MoveResponse,
-    ScoringParam, TieBreakParam, ValidRequest, parse_body,
-};
+use super::extract::JsonBody;
+use super::problem::ProblemCode;
+use super::wire::{MoveRequest, MoveResponse, ValidRequest, parse_body};
 use super::{ApiError, AppState, Settings};
-use crate::engine::{
-    Analysis, Difficulty, Player, SearchLimits, TieBreak, analyze, choose, explanation,
-    principal_variation,
-};
+use crate::engine::{Difficulty, Player, Scoring, SearchLimits, SuggestOptions, TieBreak, suggest};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(post_move, get_move))
-}
-
-/// Whether the request says its body is JSON (`application/json`, any parameters such as a
-/// charset allowed).
-fn is_json(headers: &HeaderMap) -> bool {
-    headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .is_some_and(|media| media.trim().eq_ignore_ascii_case("application/json"))
 }
 
 /// Best move for a position.
@@ -72,37 +54,10 @@ fn is_json(headers: &HeaderMap) -> bool {
         (status = 503, description = "Overloaded or timed out; retry later", body = super::Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u32, description = "Seconds to wait"))),
     ))]
-async fn post_move(State(state): State<AppState>, request: Request) -> Result<Response, ApiError> {
-    // Taking the request whole, rather than a `HeaderMap` extractor, avoids cloning the headers.
-    let headers = request.headers();
-    if !is_json(headers) {
-        return Err(ApiError::UnsupportedMediaType);
-    }
-    if let Some(coding) = headers
-        .get(header::CONTENT_ENCODING)
-        .map(|v| String::from_utf8_lossy(v.as_bytes()).trim().to_owned())
-        .filter(|coding| !coding.is_empty() && !coding.eq_ignore_ascii_case("identity"))
-    {
-        return Err(ApiError::UnsupportedEncoding(coding));
-    }
-    // A declared length over the limit is refused before any of the body is read.
-    let limit = state.settings().body_limit;
-    let declared = headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|length| length > limit as u64) {
-        return Err(ApiError::PayloadTooLarge { limit });
-    }
-    let body = Bytes::from_request(request, &state)
-        .await
-        .map_err(|rejection| {
-            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                ApiError::PayloadTooLarge { limit }
-            } else {
-                ApiError::MalformedJson(rejection.body_text())
-            }
-        })?;
+async fn post_move(
+    State(state): State<AppState>,
+    JsonBody(body): JsonBody,
+) -> Result<Response, ApiError> {
     respond(&state, parse_body(&body)?).await
 }
 
@@ -115,9 +70,9 @@ struct MoveQuery {
     #[param(example = "O.XX.X.OO")]
     board: String,
     /// The side to move.
-    player: Option<Mark>,
+    player: Option<Player>,
     /// `depth` (default) or `classic`.
-    scoring: Option<ScoringParam>,
+    scoring: Option<Scoring>,
     /// Whether to include the move table.
     moves: Option<bool>,
     /// Rows (default 3).
@@ -137,9 +92,9 @@ struct MoveQuery {
     #[param(value_type = Option<i32>, minimum = 1)]
     time_limit_ms: Option<u64>,
     /// `perfect` (default), `hard`, `medium`, `easy`.
-    difficulty: Option<DifficultyParam>,
+    difficulty: Option<Difficulty>,
     /// `first` (default) or `random`.
-    tie_break: Option<TieBreakParam>,
+    tie_break: Option<TieBreak>,
     /// Seed for reproducible randomness.
     #[param(value_type = Option<i64>, minimum = 0)]
     seed: Option<u64>,
@@ -159,13 +114,17 @@ struct MoveQuery {
     ))]
 async fn get_move(
     State(state): State<AppState>,
-    query: Result<Query<MoveQuery>, QueryRejection>,
+    RawQuery(query): RawQuery,
 ) -> Result<Response, ApiError> {
-    let Query(query) = query.map_err(|e| query_error(&e))?;
+    let query = query.unwrap_or_default();
+    let deserializer =
+        serde_urlencoded::Deserializer::new(form_urlencoded::parse(query.as_bytes()));
+    let query: MoveQuery =
+        serde_path_to_error::deserialize(deserializer).map_err(|e| query_error(&e))?;
     let board = if query.board.trim_start().starts_with('[') {
         serde_json::from_str(&query.board).map_err(|e| {
             ApiError::invalid(
-                "invalid_board",
+                ProblemCode::InvalidBoard,
                 "/board",
                 format!("the board looks like a JSON array but is not valid JSON: {e}"),
             )
@@ -190,38 +149,52 @@ async fn get_move(
     respond(&state, ValidRequest::try_from(request)?).await
 }
 
-/// The 422 for a query string of the wrong shape, naming the parameter when axum's message does
-/// (it reads "Failed to deserialize query string: moves: provided string was not ...").
-fn query_error(rejection: &QueryRejection) -> ApiError {
-    let text = rejection.body_text();
-    let detail = text
-        .strip_prefix("Failed to deserialize query string: ")
-        .unwrap_or(&text);
-    let is_name =
-        |name: &str| !name.is_empty() && name.bytes().all(|b| b.is_ascii_lowercase() || b == b'_');
-    let (pointer, message) = match detail.split_once(": ") {
-        Some((name, message)) if is_name(name) => (format!("/{name}"), message),
-        _ => (String::new(), detail),
-    };
+/// The 422 for a query string of the wrong shape, naming the parameter serde stopped at.
+fn query_error(error: &serde_path_to_error::Error<serde_urlencoded::de::Error>) -> ApiError {
+    let name = error.path().to_string();
+    let message = error.inner().to_string();
+    // serde reports an unknown field only through `de::Error::unknown_field`, whose one trace
+    // in the error type is its message text: there is no typed path to tell it apart.
     let code = if message.starts_with("unknown field") {
-        "unknown_field"
+        ProblemCode::UnknownField
     } else {
-        "invalid_request"
+        ProblemCode::InvalidRequest
     };
-    let detail = match pointer.strip_prefix('/') {
-        Some(name) => format!("query parameter `{name}`: {message}"),
-        None => format!("query string: {message}"),
-    };
-    ApiError::invalid(code, pointer, detail)
+    if name.is_empty() || name == "." || name == "?" {
+        ApiError::invalid(code, "", format!("query string: {message}"))
+    } else {
+        ApiError::invalid(
+            code,
+            format!("/{name}"),
+            format!("query parameter `{name}`: {message}"),
+        )
+    }
 }
 
 /// Answers a valid request: inline for a 3 × 3 table lookup, on the bounded blocking pool for a
 /// search.
 async fn respond(state: &AppState, request: ValidRequest) -> Result<Response, ApiError> {
-    let body = if request.position.geometry().is_tic_tac_toe() {
+    let body = answer_bounded(state, request).await?;
+    Ok((
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        body,
+    )
+        .into_response())
+}
+
+/// The answer's JSON bytes, computed the way [`respond`] does: inline for a table lookup, on the
+/// bounded blocking pool (a search slot, 503 when none frees up in time) for a search.
+pub(crate) async fn answer_bounded(
+    state: &AppState,
+    request: ValidRequest,
+) -> Result<Vec<u8>, ApiError> {
+    Ok(if request.position.geometry().is_tic_tac_toe() {
         // A lookup takes well under a microsecond: the hop to the blocking pool would cost more
         // than the work (see the README's measurements).
-        metrics::counter!("minimax_table_answers_total").increment(1);
+        super::metrics::table_answers().increment(1);
         answer(&request, state.settings())
     } else {
         let permit = tokio::time::timeout(
@@ -253,15 +226,7 @@ async fn respond(state: &AppState, request: ValidRequest) -> Result<Response, Ap
             tracing::error!(error = %e, "search task failed");
             ApiError::Internal
         })?
-    };
-    Ok((
-        [(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json"),
-        )],
-        body,
-    )
-        .into_response())
+    })
 }
 
 /// Runs searches at a lower CPU priority (about nice 10) than the async workers, so that a flood of
@@ -302,79 +267,35 @@ fn limits(request: &ValidRequest, settings: &Settings) -> SearchLimits {
             ms,
             settings.search_work_rate,
         )),
-        all_moves: request.moves || request.scoring == crate::engine::Scoring::Classic,
+        all_moves: request.moves || request.scoring == Scoring::Classic,
     }
+}
+
+/// The engine's options for a request: its scoring, limits, difficulty and tie-break, and a
+/// seed (the request's, or a fresh random one when the answer involves chance).
+fn options(request: &ValidRequest, settings: &Settings) -> SuggestOptions {
+    let mut options = SuggestOptions {
+        scoring: request.scoring,
+        limits: limits(request, settings),
+        difficulty: request.difficulty,
+        tie_break: request.tie_break,
+        seed: 0,
+    };
+    if options.uses_chance() {
+        // A generated seed stays below 2^53 so JavaScript clients can send it back unchanged.
+        options.seed = request.seed.unwrap_or_else(|| rand::random::<u64>() >> 11);
+    }
+    options
 }
 
 /// Computes the answer and serializes it in one piece.
-fn answer(request: &ValidRequest, settings: &Settings) -> Vec<u8> {
-    let position = &request.position;
-    let analysis: Analysis = analyze(position, request.scoring, &limits(request, settings));
-    metrics::counter!("minimax_search_nodes_total").increment(analysis.nodes);
-    let chance = request.difficulty != Difficulty::Perfect || request.tie_break == TieBreak::Random;
-    // A generated seed stays below 2^53 so JavaScript clients can send it back unchanged.
-    let seed = chance.then(|| request.seed.unwrap_or_else(|| rand::random::<u64>() >> 11));
-    let mut rng = ChaCha8Rng::seed_from_u64(seed.unwrap_or(0));
-    let mut random = || rng.next_u64();
-    let chosen = &analysis.moves[choose(
-        position,
-        &analysis,
-        request.difficulty,
-        request.tie_break,
-        &mut random,
-    )];
-    let played = position
-        .try_play(chosen.index)
-        .expect("the engine only suggests legal moves");
-    let status = match &played.result {
-        None => GameStatus {
-            state: GameState::InPlay,
-            winner: None,
-            line: Vec::new(),
-        },
-        Some(result) => GameStatus {
-            state: if result.winner.is_some() {
-                GameState::Win
-            } else {
-                GameState::Draw
-            },
-            winner: result.winner.map(mark),
-            line: result.line.clone(),
-        },
-    };
-    let response = MoveResponse {
-        index: chosen.index,
-        score: chosen.score.into(),
-        player: mark(position.to_move()),
-        outcome: chosen.outcome.into(),
-        plies: chosen.plies,
-        exact: chosen.exact,
-        moves: request
-            .moves
-            .then(|| analysis.moves.iter().map(MoveEntry::from).collect()),
-        board: request.style.render(played.cells),
-        status,
-        pv: if chosen.index == analysis.best_move().index && analysis.pv.len() > 1 {
-            analysis.pv.clone()
-        } else {
-            principal_variation(position, chosen.index)
-        },
-        explanation: explanation(
-            position,
-            chosen,
-            analysis.best_move(),
-            played.result.as_ref(),
-        ),
-        seed,
-    };
+pub(crate) fn answer(request: &ValidRequest, settings: &Settings) -> Vec<u8> {
+    let suggestion = suggest(&request.position, &options(request, settings));
+    if suggestion.analysis.nodes > 0 {
+        metrics::counter!("minimax_search_nodes_total").increment(suggestion.analysis.nodes);
+    }
+    let response = MoveResponse::new(suggestion, request.moves, &request.style);
     let mut body = Vec::with_capacity(1024);
     serde_json::to_writer(&mut body, &response).expect("a response serializes");
     body
-}
-
-const fn mark(player: Player) -> Mark {
-    match player {
-        Player::X => Mark::X,
-        Player::O => Mark::O,
-    }
 }

@@ -43,7 +43,8 @@ pub struct Problem {
     pub detail: String,
     /// A stable machine-readable code to branch on, such as `invalid_cell`, `impossible_position`
     /// or `game_over`.
-    pub code: &'static str,
+    #[schema(value_type = String)]
+    pub code: ProblemCode,
     /// Each offending part of the request, for validation problems.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<FieldError>,
@@ -54,6 +55,142 @@ pub struct Problem {
     /// For `game_over`: the cells of the winning line(s), empty for a draw.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<Vec<usize>>,
+}
+
+/// Every stable `code` a problem document can carry, with its title and HTTP status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProblemCode {
+    /// 400: the body is not well-formed JSON.
+    MalformedJson,
+    /// 415: not `application/json`, or compressed.
+    UnsupportedMediaType,
+    /// 413: the body is over the limit.
+    PayloadTooLarge,
+    /// 422: a field that the request type does not have.
+    UnknownField,
+    /// 422: a missing, mistyped or out-of-range field, or a body of the wrong shape.
+    InvalidRequest,
+    /// 422: the board is neither an array of cells nor a string, or has the wrong length.
+    InvalidBoard,
+    /// 422: a cell that is not a mark, its own index or an empty marker.
+    InvalidCell,
+    /// 422: rows, cols and k that do not make a supported game.
+    InvalidGeometry,
+    /// 422: a board no game can reach.
+    ImpossiblePosition,
+    /// 422: the side to move contradicts the mark counts.
+    WrongPlayer,
+    /// 422: the game on the board is already over.
+    GameOver,
+    /// 422: a cell to play that is off the board or already taken.
+    InvalidMove,
+    /// 404: no such route.
+    NotFound,
+    /// 405: the route exists but not for this method.
+    MethodNotAllowed,
+    /// 429: over the per-client rate limit.
+    RateLimited,
+    /// 503: every search slot is busy.
+    Overloaded,
+    /// 503: the request took longer than the server allows.
+    Timeout,
+    /// 503: starting or shutting down.
+    NotReady,
+    /// 500: a bug.
+    Internal,
+}
+
+impl ProblemCode {
+    /// The code as written in problem documents, such as `"invalid_cell"`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::MalformedJson => "malformed_json",
+            Self::UnsupportedMediaType => "unsupported_media_type",
+            Self::PayloadTooLarge => "payload_too_large",
+            Self::UnknownField => "unknown_field",
+            Self::InvalidRequest => "invalid_request",
+            Self::InvalidBoard => "invalid_board",
+            Self::InvalidCell => "invalid_cell",
+            Self::InvalidGeometry => "invalid_geometry",
+            Self::ImpossiblePosition => "impossible_position",
+            Self::WrongPlayer => "wrong_player",
+            Self::GameOver => "game_over",
+            Self::InvalidMove => "invalid_move",
+            Self::NotFound => "not_found",
+            Self::MethodNotAllowed => "method_not_allowed",
+            Self::RateLimited => "rate_limited",
+            Self::Overloaded => "overloaded",
+            Self::Timeout => "timeout",
+            Self::NotReady => "not_ready",
+            Self::Internal => "internal",
+        }
+    }
+
+    /// A short summary of the problem type.
+    #[must_use]
+    pub const fn title(self) -> &'static str {
+        match self {
+            Self::MalformedJson => "Malformed JSON",
+            Self::UnsupportedMediaType => "Unsupported media type",
+            Self::PayloadTooLarge => "Payload too large",
+            Self::UnknownField => "Unknown field",
+            Self::InvalidRequest => "Invalid request",
+            Self::InvalidBoard => "Invalid board",
+            Self::InvalidCell => "Invalid cell",
+            Self::InvalidGeometry => "Invalid board geometry",
+            Self::ImpossiblePosition => "Impossible position",
+            Self::WrongPlayer => "Wrong side to move",
+            Self::GameOver => "Game over",
+            Self::InvalidMove => "Invalid move",
+            Self::NotFound => "Not found",
+            Self::MethodNotAllowed => "Method not allowed",
+            Self::RateLimited => "Too many requests",
+            Self::Overloaded => "Overloaded",
+            Self::Timeout => "Request timed out",
+            Self::NotReady => "Not ready",
+            Self::Internal => "Internal error",
+        }
+    }
+
+    /// The HTTP status every problem with this code has.
+    #[must_use]
+    pub const fn status(self) -> StatusCode {
+        match self {
+            Self::MalformedJson => StatusCode::BAD_REQUEST,
+            Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::UnknownField
+            | Self::InvalidRequest
+            | Self::InvalidBoard
+            | Self::InvalidCell
+            | Self::InvalidGeometry
+            | Self::ImpossiblePosition
+            | Self::WrongPlayer
+            | Self::GameOver
+            | Self::InvalidMove => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::NotFound => StatusCode::NOT_FOUND,
+            Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            Self::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+            Self::Overloaded | Self::Timeout | Self::NotReady => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The code for a board the engine refused.
+    #[must_use]
+    pub const fn for_position(error: &PositionError) -> Self {
+        match error {
+            PositionError::WrongLength { .. } => Self::InvalidBoard,
+            PositionError::UnbalancedCounts { .. }
+            | PositionError::BothHaveLines
+            | PositionError::WinnerDidNotMoveLast { .. }
+            | PositionError::DisjointLines { .. } => Self::ImpossiblePosition,
+            PositionError::GameOver(_) => Self::GameOver,
+            PositionError::WrongPlayer { .. } => Self::WrongPlayer,
+        }
+    }
 }
 
 /// Everything that can go wrong with a request. Each variant documents its status.
@@ -74,7 +211,7 @@ pub enum ApiError {
     /// value, a board that is not a board).
     Invalid {
         /// The stable code, such as `invalid_request` or `unknown_field`.
-        code: &'static str,
+        code: ProblemCode,
         /// What is wrong.
         detail: String,
         /// The offending parts.
@@ -109,7 +246,7 @@ pub enum ApiError {
 impl ApiError {
     /// A 422 for a well-formed body of the wrong shape.
     pub fn invalid(
-        code: &'static str,
+        code: ProblemCode,
         pointer: impl Into<String>,
         detail: impl Into<String>,
     ) -> Self {
@@ -127,65 +264,28 @@ impl ApiError {
     /// The HTTP status of this error.
     #[must_use]
     pub const fn status(&self) -> StatusCode {
-        match self {
-            Self::MalformedJson(_) => StatusCode::BAD_REQUEST,
-            Self::UnsupportedMediaType | Self::UnsupportedEncoding(_) => {
-                StatusCode::UNSUPPORTED_MEDIA_TYPE
-            }
-            Self::PayloadTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
-            Self::Invalid { .. } | Self::Geometry(_) | Self::Position(_) => {
-                StatusCode::UNPROCESSABLE_ENTITY
-            }
-            Self::NotFound => StatusCode::NOT_FOUND,
-            Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
-            Self::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
-            Self::Overloaded { .. } | Self::Timeout | Self::NotReady => {
-                StatusCode::SERVICE_UNAVAILABLE
-            }
-            Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,
-        }
+        self.code().status()
     }
 
     /// The stable code clients branch on.
     #[must_use]
-    pub const fn code(&self) -> &'static str {
+    pub const fn code(&self) -> ProblemCode {
         match self {
-            Self::MalformedJson(_) => "malformed_json",
-            Self::UnsupportedMediaType | Self::UnsupportedEncoding(_) => "unsupported_media_type",
-            Self::PayloadTooLarge { .. } => "payload_too_large",
-            Self::Invalid { code, .. } => code,
-            Self::Geometry(_) => "invalid_geometry",
-            Self::Position(e) => e.code(),
-            Self::NotFound => "not_found",
-            Self::MethodNotAllowed => "method_not_allowed",
-            Self::RateLimited { .. } => "rate_limited",
-            Self::Overloaded { .. } => "overloaded",
-            Self::Timeout => "timeout",
-            Self::NotReady => "not_ready",
-            Self::Internal => "internal",
-        }
-    }
-
-    fn title(&self) -> &'static str {
-        match self.code() {
-            "malformed_json" => "Malformed JSON",
-            "unsupported_media_type" => "Unsupported media type",
-            "payload_too_large" => "Payload too large",
-            "unknown_field" => "Unknown field",
-            "invalid_board" => "Invalid board",
-            "invalid_cell" => "Invalid cell",
-            "invalid_geometry" => "Invalid board geometry",
-            "impossible_position" => "Impossible position",
-            "wrong_player" => "Wrong side to move",
-            "game_over" => "Game over",
-            "not_found" => "Not found",
-            "method_not_allowed" => "Method not allowed",
-            "rate_limited" => "Too many requests",
-            "overloaded" => "Overloaded",
-            "timeout" => "Request timed out",
-            "not_ready" => "Not ready",
-            "internal" => "Internal error",
-            _ => "Invalid request",
+            Self::MalformedJson(_) => ProblemCode::MalformedJson,
+            Self::UnsupportedMediaType | Self::UnsupportedEncoding(_) => {
+                ProblemCode::UnsupportedMediaType
+            }
+            Self::PayloadTooLarge { .. } => ProblemCode::PayloadTooLarge,
+            Self::Invalid { code, .. } => *code,
+            Self::Geometry(_) => ProblemCode::InvalidGeometry,
+            Self::Position(e) => ProblemCode::for_position(e),
+            Self::NotFound => ProblemCode::NotFound,
+            Self::MethodNotAllowed => ProblemCode::MethodNotAllowed,
+            Self::RateLimited { .. } => ProblemCode::RateLimited,
+            Self::Overloaded { .. } => ProblemCode::Overloaded,
+            Self::Timeout => ProblemCode::Timeout,
+            Self::NotReady => ProblemCode::NotReady,
+            Self::Internal => ProblemCode::Internal,
         }
     }
 
@@ -194,8 +294,8 @@ impl ApiError {
     pub fn problem(&self) -> Problem {
         let code = self.code();
         let mut problem = Problem {
-            problem_type: format!("/problems/{code}"),
-            title: self.title(),
+            problem_type: format!("/problems/{}", code.as_str()),
+            title: code.title(),
             status: self.status().as_u16(),
             detail: String::new(),
             code,

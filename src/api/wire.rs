@@ -6,69 +6,141 @@ use serde_json::Value;
 use utoipa::ToSchema;
 use utoipa::openapi::{RefOr, Schema};
 
+use super::problem::ProblemCode;
 use super::problem::{ApiError, FieldError};
+use crate::engine::Value as MoveValue;
 use crate::engine::{
-    Difficulty, Geometry, MoveScore, Outcome, Player, Position, Score, Scoring, TieBreak,
+    Difficulty, Geometry, MoveScore, OutcomeOrUnknown, Player, Position, Scoring, Suggestion,
+    TieBreak,
 };
 
-/// A mark, in either case on the way in, upper case on the way out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
-pub enum Mark {
-    /// X.
-    #[serde(alias = "x")]
-    X,
-    /// O.
-    #[serde(alias = "o")]
-    O,
+/// A string schema with fixed values, for the engine's enums that the API reads and writes.
+fn string_enum(description: &str, values: &[&str]) -> RefOr<Schema> {
+    use utoipa::openapi::schema::{ObjectBuilder, Type};
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .description(Some(description))
+        .enum_values(Some(values.iter().copied()))
+        .into()
 }
 
-impl From<Mark> for Player {
-    fn from(mark: Mark) -> Self {
-        match mark {
-            Mark::X => Self::X,
-            Mark::O => Self::O,
+/// Documents an engine enum (serialized by its own serde derive) under the schema name the API
+/// has always used for it.
+macro_rules! engine_enum_schema {
+    ($type:ty, $name:literal, $description:literal, [$($value:literal),+]) => {
+        impl utoipa::PartialSchema for $type {
+            fn schema() -> RefOr<Schema> {
+                string_enum($description, &[$($value),+])
+            }
         }
+        impl ToSchema for $type {
+            fn name() -> std::borrow::Cow<'static, str> {
+                std::borrow::Cow::Borrowed($name)
+            }
+        }
+    };
+}
+
+engine_enum_schema!(
+    Player,
+    "Mark",
+    "A mark, in either case on the way in, upper case on the way out.",
+    ["X", "O"]
+);
+engine_enum_schema!(
+    Scoring,
+    "ScoringParam",
+    "How scores are counted.",
+    ["depth", "classic"]
+);
+engine_enum_schema!(
+    Difficulty,
+    "DifficultyParam",
+    "How strong the suggested move is.",
+    ["perfect", "hard", "medium", "easy"]
+);
+engine_enum_schema!(
+    TieBreak,
+    "TieBreakParam",
+    "How to choose among equally scored moves.",
+    ["first", "random"]
+);
+engine_enum_schema!(
+    OutcomeOrUnknown,
+    "OutcomeValue",
+    "What best play gives.",
+    ["win", "loss", "draw", "unknown"]
+);
+
+/// The move table's entries are the engine's [`MoveScore`]s, written by its serde impl.
+impl utoipa::PartialSchema for MoveScore {
+    fn schema() -> RefOr<Schema> {
+        use utoipa::openapi::schema::{ObjectBuilder, Type};
+        use utoipa::openapi::{KnownFormat, Ref, SchemaFormat};
+        ObjectBuilder::new()
+            .schema_type(Type::Object)
+            .description(Some("One legal move in the move table."))
+            .property(
+                "index",
+                ObjectBuilder::new()
+                    .schema_type(Type::Integer)
+                    .description(Some("The cell."))
+                    .minimum(Some(0)),
+            )
+            .required("index")
+            .property(
+                "score",
+                ObjectBuilder::new()
+                    .schema_type(Type::Number)
+                    .format(Some(SchemaFormat::KnownFormat(KnownFormat::Double)))
+                    .description(Some("Its score from the mover's view.")),
+            )
+            .required("score")
+            .property("outcome", {
+                let mut reference = Ref::from_schema_name(OutcomeOrUnknown::name());
+                reference.description = "What best play after it gives the mover.".to_owned();
+                reference
+            })
+            .required("outcome")
+            .property(
+                "plies",
+                ObjectBuilder::new()
+                    .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
+                        Type::Integer,
+                        Type::Null,
+                    ]))
+                    .format(Some(SchemaFormat::KnownFormat(KnownFormat::Int32)))
+                    .description(Some(
+                        "Moves to the end with best play, this one included; null when not proven.",
+                    ))
+                    .minimum(Some(0)),
+            )
+            .property(
+                "exact",
+                ObjectBuilder::new()
+                    .schema_type(Type::Boolean)
+                    .description(Some("Whether the score is proven.")),
+            )
+            .required("exact")
+            .into()
     }
 }
 
-/// How scores are counted.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ScoringParam {
-    /// `W - plies` for a win, `plies - W` for a loss, 0 for a draw, `W = cells + 1`.
-    #[default]
-    Depth,
-    /// +10 / -10 / 0.
-    Classic,
+impl ToSchema for MoveScore {
+    fn name() -> std::borrow::Cow<'static, str> {
+        std::borrow::Cow::Borrowed("MoveEntry")
+    }
+
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        use utoipa::PartialSchema;
+        schemas.push((
+            OutcomeOrUnknown::name().into_owned(),
+            OutcomeOrUnknown::schema(),
+        ));
+    }
 }
 
-/// How strong the suggested move is.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum DifficultyParam {
-    /// Always a best move.
-    #[default]
-    Perfect,
-    /// Best move 80% of the time; always takes an immediate win and blocks an immediate loss.
-    Hard,
-    /// Best move 50% of the time; always takes an immediate win.
-    Medium,
-    /// Best move 20% of the time; always takes an immediate win.
-    Easy,
-}
-
-/// How to choose among equally scored moves.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum TieBreakParam {
-    /// The lowest index.
-    #[default]
-    First,
-    /// At random (reproducible with `seed`).
-    Random,
-}
-
-fn board_schema() -> impl Into<RefOr<Schema>> {
+pub(crate) fn board_schema() -> impl Into<RefOr<Schema>> {
     use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, Type};
     let cell = OneOfBuilder::new()
         .item(
@@ -120,10 +192,10 @@ pub struct MoveRequest {
     /// The side to move (the AI's). Inferred when absent: the side with fewer marks, X when the
     /// counts are equal. When given it must agree with the counts.
     #[serde(default)]
-    pub player: Option<Mark>,
+    pub player: Option<Player>,
     /// How scores are counted.
     #[serde(default)]
-    pub scoring: ScoringParam,
+    pub scoring: Scoring,
     /// Whether to include every legal move with its score.
     #[serde(default)]
     pub moves: bool,
@@ -152,10 +224,10 @@ pub struct MoveRequest {
     pub time_limit_ms: Option<u64>,
     /// How strong the suggested move is.
     #[serde(default)]
-    pub difficulty: DifficultyParam,
+    pub difficulty: Difficulty,
     /// How to choose among equally scored moves.
     #[serde(default)]
-    pub tie_break: TieBreakParam,
+    pub tie_break: TieBreak,
     /// Seed for the randomness of `difficulty` and `tie_break: random`; the same seed gives the
     /// same answer. Without one, answers vary from call to call.
     #[serde(default)]
@@ -170,15 +242,15 @@ impl MoveRequest {
         Self {
             board,
             player: None,
-            scoring: ScoringParam::Depth,
+            scoring: Scoring::Depth,
             moves: false,
             rows: None,
             cols: None,
             k: None,
             max_depth: None,
             time_limit_ms: None,
-            difficulty: DifficultyParam::Perfect,
-            tie_break: TieBreakParam::First,
+            difficulty: Difficulty::Perfect,
+            tie_break: TieBreak::First,
             seed: None,
         }
     }
@@ -304,7 +376,7 @@ fn parse_cell(index: usize, value: &Value) -> Result<Option<Player>, String> {
 }
 
 /// Reads the board in either form, reporting every bad cell at once.
-fn parse_board(board: &Value) -> Result<(Vec<Option<Player>>, BoardStyle), ApiError> {
+pub(crate) fn parse_board(board: &Value) -> Result<(Vec<Option<Player>>, BoardStyle), ApiError> {
     match board {
         Value::Array(values) => {
             let mut errors = Vec::new();
@@ -324,7 +396,7 @@ fn parse_board(board: &Value) -> Result<(Vec<Option<Player>>, BoardStyle), ApiEr
             if !errors.is_empty() {
                 let n = errors.len();
                 return Err(ApiError::Invalid {
-                    code: "invalid_cell",
+                    code: ProblemCode::InvalidCell,
                     detail: format!(
                         "{n} cell{} of the board {} not a mark, its own index or an empty marker",
                         if n == 1 { "" } else { "s" },
@@ -353,7 +425,7 @@ fn parse_board(board: &Value) -> Result<(Vec<Option<Player>>, BoardStyle), ApiEr
             let cells = Position::parse_compact(s).map_err(|errors| {
                 let n = errors.len();
                 ApiError::Invalid {
-                    code: "invalid_cell",
+                    code: ProblemCode::InvalidCell,
                     detail: format!(
                         "{n} character{} of the board string {} not X, O or an empty cell",
                         if n == 1 { "" } else { "s" },
@@ -375,7 +447,7 @@ fn parse_board(board: &Value) -> Result<(Vec<Option<Player>>, BoardStyle), ApiEr
             Ok((cells, BoardStyle::Compact(empty)))
         }
         other => Err(ApiError::invalid(
-            "invalid_board",
+            ProblemCode::InvalidBoard,
             "/board",
             format!(
                 "the board must be an array of cells or a string, got {}",
@@ -407,7 +479,7 @@ impl TryFrom<MoveRequest> for ValidRequest {
                 ""
             };
             return Err(ApiError::invalid(
-                "invalid_board",
+                ProblemCode::InvalidBoard,
                 "/board",
                 format!(
                     "the board has {} cells, but rows × cols = {} × {} = {}{hint}",
@@ -418,44 +490,35 @@ impl TryFrom<MoveRequest> for ValidRequest {
                 ),
             ));
         }
-        let position = Position::new(geometry, cells, request.player.map(Player::from))?;
+        let position = Position::new(geometry, cells, request.player)?;
         Ok(Self {
             position,
             style,
-            scoring: match request.scoring {
-                ScoringParam::Depth => Scoring::Depth,
-                ScoringParam::Classic => Scoring::Classic,
-            },
+            scoring: request.scoring,
             moves: request.moves,
             max_depth: request.max_depth,
             time_limit_ms: request.time_limit_ms,
-            difficulty: match request.difficulty {
-                DifficultyParam::Perfect => Difficulty::Perfect,
-                DifficultyParam::Hard => Difficulty::Hard,
-                DifficultyParam::Medium => Difficulty::Medium,
-                DifficultyParam::Easy => Difficulty::Easy,
-            },
-            tie_break: match request.tie_break {
-                TieBreakParam::First => TieBreak::First,
-                TieBreakParam::Random => TieBreak::Random,
-            },
+            difficulty: request.difficulty,
+            tie_break: request.tie_break,
             seed: request.seed,
         })
     }
 }
 
 /// The 422 for a body of the wrong shape, naming the field serde stopped at.
-fn shape_error(error: &serde_path_to_error::Error<serde_json::Error>) -> ApiError {
+pub(crate) fn shape_error(error: &serde_path_to_error::Error<serde_json::Error>) -> ApiError {
     let pointer: String = error
         .path()
         .iter()
         .map(|segment| format!("/{}", segment.to_string().trim_start_matches('.')))
         .collect();
     let detail = error.inner().to_string();
+    // Like a duplicate field, an unknown one reaches us only as `de::Error::unknown_field`'s
+    // message: serde_json keeps no typed kind for it.
     let code = if detail.starts_with("unknown field") {
-        "unknown_field"
+        ProblemCode::UnknownField
     } else {
-        "invalid_request"
+        ProblemCode::InvalidRequest
     };
     let pointer = if pointer == "/?" {
         String::new()
@@ -469,7 +532,7 @@ fn shape_error(error: &serde_path_to_error::Error<serde_json::Error>) -> ApiErro
 fn in_range(field: &str, value: Option<u64>, min: u64, max: u64) -> Result<(), ApiError> {
     match value {
         Some(v) if !(min..=max).contains(&v) => Err(ApiError::invalid(
-            "invalid_request",
+            ProblemCode::InvalidRequest,
             format!("/{field}"),
             format!("{field} must be between {min} and {max}, got {v}"),
         )),
@@ -502,7 +565,7 @@ pub fn parse_body(body: &[u8]) -> Result<ValidRequest, ApiError> {
     // repeated field is ambiguous (parsers disagree on which one wins), so it is rejected.
     if let Some(field) = duplicate {
         return Err(ApiError::invalid(
-            "invalid_request",
+            ProblemCode::InvalidRequest,
             format!("/{field}"),
             format!("the field `{field}` appears more than once"),
         ));
@@ -511,6 +574,10 @@ pub fn parse_body(body: &[u8]) -> Result<ValidRequest, ApiError> {
 }
 
 /// The field named by serde's "duplicate field `name`" error, if that is what `error` is.
+///
+/// This reads the message text because there is no typed path: the derive reports a repeated key
+/// through `de::Error::duplicate_field`, which serde_json turns into a plain `Category::Data`
+/// error carrying only that message.
 fn duplicate_field(error: &serde_json::Error) -> Option<String> {
     let message = error.to_string();
     let rest = message.strip_prefix("duplicate field `")?;
@@ -529,7 +596,7 @@ pub fn parse_request(body: Value) -> Result<ValidRequest, ApiError> {
         board @ (Value::Array(_) | Value::String(_)) => MoveRequest::for_board(board),
         other => {
             return Err(ApiError::invalid(
-                "invalid_request",
+                ProblemCode::InvalidRequest,
                 "",
                 format!(
                     "the body must be a JSON object or a board array, got {}",
@@ -539,78 +606,6 @@ pub fn parse_request(body: Value) -> Result<ValidRequest, ApiError> {
         }
     };
     ValidRequest::try_from(request)
-}
-
-/// A score: an integer when proven, a fraction strictly between -1 and 1 when estimated.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, ToSchema)]
-#[serde(untagged)]
-pub enum ScoreValue {
-    /// Proven.
-    Exact(i32),
-    /// Heuristic estimate in (-1, 1).
-    Heuristic(f64),
-}
-
-impl From<Score> for ScoreValue {
-    fn from(score: Score) -> Self {
-        match score {
-            Score::Exact(s) => Self::Exact(s),
-            Score::Heuristic(h) => Self::Heuristic(h),
-        }
-    }
-}
-
-/// What best play gives.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum OutcomeValue {
-    /// A forced win.
-    Win,
-    /// A loss against best play.
-    Loss,
-    /// A draw.
-    Draw,
-    /// Not proven (the search was cut by a limit).
-    Unknown,
-}
-
-impl From<Outcome> for OutcomeValue {
-    fn from(outcome: Outcome) -> Self {
-        match outcome {
-            Outcome::Win => Self::Win,
-            Outcome::Loss => Self::Loss,
-            Outcome::Draw => Self::Draw,
-            Outcome::Unknown => Self::Unknown,
-        }
-    }
-}
-
-/// One legal move in the move table.
-#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
-pub struct MoveEntry {
-    /// The cell.
-    pub index: usize,
-    /// Its score from the mover's view.
-    #[schema(value_type = f64)]
-    pub score: ScoreValue,
-    /// What best play after it gives the mover.
-    pub outcome: OutcomeValue,
-    /// Moves to the end with best play, this one included; null when not proven.
-    pub plies: Option<u32>,
-    /// Whether the score is proven.
-    pub exact: bool,
-}
-
-impl From<&MoveScore> for MoveEntry {
-    fn from(m: &MoveScore) -> Self {
-        Self {
-            index: m.index,
-            score: m.score.into(),
-            outcome: m.outcome.into(),
-            plies: m.plies,
-            exact: m.exact,
-        }
-    }
 }
 
 /// The state of the game after the suggested move.
@@ -631,7 +626,7 @@ pub struct GameStatus {
     /// In play, won, or drawn.
     pub state: GameState,
     /// The winner when `state` is `win`, else null.
-    pub winner: Option<Mark>,
+    pub winner: Option<Player>,
     /// The winning line's cells when `state` is `win`, else empty.
     pub line: Vec<usize>,
 }
@@ -655,18 +650,18 @@ pub struct MoveResponse {
     pub index: usize,
     /// Its score from the mover's view.
     #[schema(value_type = f64)]
-    pub score: ScoreValue,
+    pub score: MoveValue,
     /// The side to move (the AI's).
-    pub player: Mark,
+    pub player: Player,
     /// What best play after this move gives the mover.
-    pub outcome: OutcomeValue,
+    pub outcome: OutcomeOrUnknown,
     /// Moves to the end with best play, this one included; null when not proven.
     pub plies: Option<u32>,
     /// False only when a depth or time limit cut the search; the score is then an estimate.
     pub exact: bool,
     /// Every legal move with its score, by index (only when `moves` was true).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub moves: Option<Vec<MoveEntry>>,
+    pub moves: Option<Vec<MoveScore>>,
     /// The board after the move, written the way the request wrote it.
     #[schema(schema_with = board_schema)]
     pub board: RenderedBoard,
@@ -682,4 +677,45 @@ pub struct MoveResponse {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Option<i64>, minimum = 0)]
     pub seed: Option<u64>,
+}
+
+impl GameStatus {
+    /// The wire form of a game's result: in play (`None`), won (with the winner and its line) or
+    /// drawn.
+    #[must_use]
+    pub fn of(result: Option<&crate::engine::GameResult>) -> Self {
+        Self {
+            state: match result {
+                None => GameState::InPlay,
+                Some(r) if r.winner.is_some() => GameState::Win,
+                Some(_) => GameState::Draw,
+            },
+            winner: result.and_then(|r| r.winner),
+            line: result.map(|r| r.line.clone()).unwrap_or_default(),
+        }
+    }
+}
+
+impl MoveResponse {
+    /// The wire form of a suggestion: `moves` includes the move table, `style` writes the board
+    /// after the move the way the request wrote it.
+    #[must_use]
+    pub fn new(suggestion: Suggestion, moves: bool, style: &BoardStyle) -> Self {
+        let chosen = suggestion.chosen;
+        let status = GameStatus::of(suggestion.after.result.as_ref());
+        Self {
+            index: chosen.index,
+            score: chosen.value,
+            player: suggestion.player,
+            outcome: OutcomeOrUnknown(chosen.value.outcome()),
+            plies: chosen.value.plies(),
+            exact: chosen.value.is_exact(),
+            moves: moves.then_some(suggestion.analysis.moves),
+            board: style.render(suggestion.after.cells),
+            status,
+            pv: suggestion.pv,
+            explanation: suggestion.explanation,
+            seed: suggestion.seed,
+        }
+    }
 }

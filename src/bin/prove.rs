@@ -74,8 +74,8 @@ fn main() {
         println!(
             "{:<10} {:>8} {:>6} {:>12} {:>12.0} {:>10.6}",
             format!("({rows},{cols},{k})"),
-            best.outcome.as_str(),
-            best.exact,
+            best.value.outcome().map_or("unknown", |o| o.as_str()),
+            best.value.is_exact(),
             analysis.nodes,
             analysis.nodes as f64 / seconds,
             seconds

@@ -1,9 +1,16 @@
+//! What the engine knows about a position: every legal move with its [`Value`], and the best one.
+//!
+//! These are plain data types shared by the solved table, the search and [`suggest`](super::suggest);
+//! they depend on neither, so the engine has no import cycle.
+
 use std::time::Instant;
 
-use super::{Geometry, Position};
+use super::Geometry;
 
 /// How scores are counted. Scores are always from the mover's point of view.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Scoring {
     /// A win in `p` plies scores `W - p`, a loss `p - W`, a draw 0, with `W = cells + 1` (10 on
     /// 3 × 3). Prefers the fastest win and the slowest loss.
@@ -14,8 +21,10 @@ pub enum Scoring {
     Classic,
 }
 
-/// What best play from a position leads to, for the side that moves.
+/// What best play from a position leads to, for the side that moves, once it is proven.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Outcome {
     /// A forced win.
     Win,
@@ -23,49 +32,99 @@ pub enum Outcome {
     Loss,
     /// A draw with best play from both sides.
     Draw,
-    /// Not proven: the search was cut by a depth or time limit.
-    Unknown,
 }
 
 impl Outcome {
-    /// The outcome as a lower-case word (`"win"`, `"loss"`, `"draw"`, `"unknown"`).
+    /// The outcome as a lower-case word (`"win"`, `"loss"`, `"draw"`).
     #[must_use]
     pub const fn as_str(self) -> &'static str {
         match self {
             Self::Win => "win",
             Self::Loss => "loss",
             Self::Draw => "draw",
-            Self::Unknown => "unknown",
         }
     }
 }
 
-/// The value of a move as the engine knows it.
+/// The value of a move as the solved table or the search computes it, before it is reported
+/// under a [`Scoring`]: the input of [`MoveScore::new`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Evaluation {
-    /// Proven by search or by the solved table, as a depth score: `W - p` for a win in `p` plies,
-    /// `p - W` for a loss, 0 for a draw.
+    /// Proven, as a depth score: `W - p` for a win in `p` plies, `p - W` for a loss, 0 for a draw.
     Exact(i32),
     /// A static estimate in the open interval (-1, 1): it never equals a proven win or loss.
     Heuristic(f64),
 }
 
-/// A score as reported: an integer when proven, a fraction in (-1, 1) when it is an estimate.
+/// The value of a move as reported: either proven, with its outcome, length and score, or an
+/// estimate. "Exact", "the outcome is known" and "the plies are known" are one fact, this enum's
+/// variant, so they cannot disagree.
+///
+/// ```
+/// use minimax_move::engine::{Outcome, Value};
+/// let win = Value::Proven { outcome: Outcome::Win, plies: 1, score: 9 };
+/// assert_eq!((win.score(), win.outcome(), win.plies(), win.is_exact()), (9.0, Some(Outcome::Win), Some(1), true));
+/// let guess = Value::Estimate(0.25);
+/// assert_eq!((guess.outcome(), guess.plies(), guess.is_exact()), (None, None, false));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Score {
-    /// A proven score under the requested scoring.
-    Exact(i32),
-    /// A heuristic estimate, strictly between -1 and 1.
-    Heuristic(f64),
+pub enum Value {
+    /// Proven by the solved table or by search.
+    Proven {
+        /// What best play gives the mover.
+        outcome: Outcome,
+        /// Moves from the current position to the end of the game with best play, this move
+        /// included (for a draw: until the board is full).
+        plies: u32,
+        /// The score under the requested [`Scoring`].
+        score: i32,
+    },
+    /// A heuristic estimate, strictly between -1 and 1: the search was cut by a limit.
+    Estimate(f64),
 }
 
-impl Score {
+impl Value {
     /// The score as a number, for comparing moves.
     #[must_use]
-    pub fn value(self) -> f64 {
+    pub fn score(self) -> f64 {
         match self {
-            Self::Exact(s) => f64::from(s),
-            Self::Heuristic(h) => h,
+            Self::Proven { score, .. } => f64::from(score),
+            Self::Estimate(h) => h,
+        }
+    }
+
+    /// The proven outcome, `None` for an estimate.
+    #[must_use]
+    pub const fn outcome(self) -> Option<Outcome> {
+        match self {
+            Self::Proven { outcome, .. } => Some(outcome),
+            Self::Estimate(_) => None,
+        }
+    }
+
+    /// The proven number of plies to the end, `None` for an estimate.
+    #[must_use]
+    pub const fn plies(self) -> Option<u32> {
+        match self {
+            Self::Proven { plies, .. } => Some(plies),
+            Self::Estimate(_) => None,
+        }
+    }
+
+    /// Whether the value is proven rather than estimated.
+    #[must_use]
+    pub const fn is_exact(self) -> bool {
+        matches!(self, Self::Proven { .. })
+    }
+}
+
+/// Written as the bare score: an integer when proven, a fraction in (-1, 1) when estimated.
+#[cfg(feature = "serde")]
+impl serde::Serialize for Value {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match *self {
+            Self::Proven { score, .. } => serializer.serialize_i32(score),
+            Self::Estimate(h) => serializer.serialize_f64(h),
         }
     }
 }
@@ -75,19 +134,40 @@ impl Score {
 pub struct MoveScore {
     /// The cell to play, row-major from 0.
     pub index: usize,
-    /// The score under the requested scoring, from the mover's point of view.
-    pub score: Score,
-    /// What best play after this move gives the mover.
-    pub outcome: Outcome,
-    /// Moves from the current position to the end of the game with best play, this move
-    /// included (for a draw: until the board is full); `None` when not proven.
-    pub plies: Option<u32>,
-    /// Whether the score is proven rather than estimated.
-    pub exact: bool,
+    /// What the move is worth, from the mover's point of view.
+    pub value: Value,
+}
+
+/// Written as `{"index", "score", "outcome", "plies", "exact"}`, with `"unknown"` and `null` for
+/// an estimate's outcome and plies.
+#[cfg(feature = "serde")]
+impl serde::Serialize for MoveScore {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut entry = serializer.serialize_struct("MoveScore", 5)?;
+        entry.serialize_field("index", &self.index)?;
+        entry.serialize_field("score", &self.value)?;
+        entry.serialize_field("outcome", &OutcomeOrUnknown(self.value.outcome()))?;
+        entry.serialize_field("plies", &self.value.plies())?;
+        entry.serialize_field("exact", &self.value.is_exact())?;
+        entry.end()
+    }
+}
+
+/// An outcome on the wire: the proven one, or `"unknown"` for an estimate.
+#[cfg(feature = "serde")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OutcomeOrUnknown(pub Option<Outcome>);
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for OutcomeOrUnknown {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.0.map_or("unknown", Outcome::as_str))
+    }
 }
 
 impl MoveScore {
-    /// Turns an engine evaluation of the move at `index` into a reported score.
+    /// Turns an engine evaluation of the move at `index` into a reported value.
     ///
     /// `empty` is the number of empty cells before the move (a draw's plies).
     #[must_use]
@@ -99,7 +179,7 @@ impl MoveScore {
         empty: usize,
     ) -> Self {
         let w = geometry.max_score();
-        match evaluation {
+        let value = match evaluation {
             Evaluation::Exact(s) => {
                 let (outcome, plies) = match s.signum() {
                     1 => (Outcome::Win, w - s),
@@ -110,22 +190,15 @@ impl MoveScore {
                     Scoring::Depth => s,
                     Scoring::Classic => 10 * s.signum(),
                 };
-                Self {
-                    index,
-                    score: Score::Exact(score),
+                Value::Proven {
                     outcome,
-                    plies: Some(plies as u32),
-                    exact: true,
+                    plies: plies as u32,
+                    score,
                 }
             }
-            Evaluation::Heuristic(h) => Self {
-                index,
-                score: Score::Heuristic(h.clamp(-0.999, 0.999)),
-                outcome: Outcome::Unknown,
-                plies: None,
-                exact: false,
-            },
-        }
+            Evaluation::Heuristic(h) => Value::Estimate(h.clamp(-0.999, 0.999)),
+        };
+        Self { index, value }
     }
 }
 
@@ -134,16 +207,14 @@ impl MoveScore {
 pub struct Analysis {
     /// Every legal move, by ascending index. When the search was cut short some may be estimates.
     pub moves: Vec<MoveScore>,
-    /// Position in `moves` of the best move: the highest score, the lowest index among equals.
+    /// The cell of the best move: the highest score, the lowest index among equals.
     pub best: usize,
-    /// Whether the best move's score is proven.
-    pub exact: bool,
     /// Nodes searched (0 for a table lookup).
     pub nodes: u64,
     /// The deepest completed iteration of the search, if a search ran.
     pub depth: Option<u32>,
     /// The expected line of best play starting with the best move, as far as the engine knows it;
-    /// empty when the engine did not record one (see [`principal_variation`](super::principal_variation)).
+    /// empty when the engine did not record one ([`suggest`](super::suggest) always fills its own).
     pub pv: Vec<usize>,
 }
 
@@ -152,15 +223,13 @@ impl Analysis {
     /// ties to the lowest index.
     ///
     /// # Panics
-    /// If `moves` is empty; a [`Position`] always has a legal move.
+    /// If `moves` is empty; a [`Position`](super::Position) always has a legal move.
     #[must_use]
     pub fn from_moves(moves: Vec<MoveScore>, nodes: u64, depth: Option<u32>) -> Self {
-        let best = best_of(&moves);
-        let exact = moves[best].exact;
+        let best = moves[best_of(&moves)].index;
         Self {
             moves,
             best,
-            exact,
             nodes,
             depth,
             pv: Vec::new(),
@@ -170,7 +239,23 @@ impl Analysis {
     /// The best move.
     #[must_use]
     pub fn best_move(&self) -> &MoveScore {
-        &self.moves[self.best]
+        self.get(self.best)
+            .expect("the best move is one of the moves")
+    }
+
+    /// The move at `cell`, if it is legal.
+    #[must_use]
+    pub fn get(&self, cell: usize) -> Option<&MoveScore> {
+        self.moves
+            .binary_search_by_key(&cell, |m| m.index)
+            .ok()
+            .map(|i| &self.moves[i])
+    }
+
+    /// Whether the best move's value is proven.
+    #[must_use]
+    pub fn is_exact(&self) -> bool {
+        self.best_move().value.is_exact()
     }
 }
 
@@ -182,7 +267,7 @@ impl Analysis {
 pub fn best_of(moves: &[MoveScore]) -> usize {
     let mut best = 0;
     for (i, m) in moves.iter().enumerate().skip(1) {
-        if m.score.value() > moves[best].score.value() {
+        if m.value.score() > moves[best].value.score() {
             best = i;
         }
     }
@@ -244,21 +329,44 @@ impl SearchLimits {
     }
 }
 
-/// Analyses a position: the solved table on 3 × 3, otherwise the alpha-beta search within `limits`.
-///
-/// ```
-/// use minimax_move::engine::{analyze, Geometry, Position, Score, Scoring, SearchLimits};
-/// let cells = Position::parse_compact("O.XX.X.OO").unwrap();
-/// let position = Position::new(Geometry::TIC_TAC_TOE, cells, None).unwrap();
-/// let analysis = analyze(&position, Scoring::Depth, &SearchLimits::default());
-/// assert_eq!(analysis.best_move().index, 4);
-/// assert_eq!(analysis.best_move().score, Score::Exact(9));
-/// ```
-#[must_use]
-pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> Analysis {
-    if position.geometry().is_tic_tac_toe() {
-        super::solved::analyze(position, scoring)
-    } else {
-        super::search::analyze(position, scoring, limits)
+#[cfg(all(test, feature = "serde"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_move_is_written_with_its_value_as_five_fields() {
+        let proven = MoveScore::new(
+            4,
+            Evaluation::Exact(9),
+            Scoring::Depth,
+            Geometry::TIC_TAC_TOE,
+            3,
+        );
+        assert_eq!(
+            serde_json::to_string(&proven).unwrap(),
+            r#"{"index":4,"score":9,"outcome":"win","plies":1,"exact":true}"#
+        );
+        let classic = MoveScore::new(
+            1,
+            Evaluation::Exact(-8),
+            Scoring::Classic,
+            Geometry::TIC_TAC_TOE,
+            3,
+        );
+        assert_eq!(
+            serde_json::to_string(&classic).unwrap(),
+            r#"{"index":1,"score":-10,"outcome":"loss","plies":2,"exact":true}"#
+        );
+        let estimate = MoveScore::new(
+            7,
+            Evaluation::Heuristic(2.0),
+            Scoring::Depth,
+            Geometry::TIC_TAC_TOE,
+            3,
+        );
+        assert_eq!(
+            serde_json::to_string(&estimate).unwrap(),
+            r#"{"index":7,"score":0.999,"outcome":"unknown","plies":null,"exact":false}"#
+        );
     }
 }

@@ -4,6 +4,8 @@ use super::{Analysis, Geometry, Player, Position};
 
 /// How strong the suggested move is. Every level takes an immediate win when there is one.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Difficulty {
     /// Always a best move.
     #[default]
@@ -34,6 +36,8 @@ impl Difficulty {
 
 /// How to choose among equally good moves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum TieBreak {
     /// The lowest index: deterministic.
     #[default]
@@ -73,7 +77,7 @@ pub fn immediate_wins(geometry: Geometry, cells: &[Option<Player>], player: Play
     wins
 }
 
-/// Chooses the move to play: the position in `analysis.moves` of the chosen move.
+/// Chooses the move to play: the cell of the chosen move.
 ///
 /// `random` returns uniformly random 64-bit numbers; it is called only when the difficulty or
 /// tie-break asks for chance, so `Perfect` with `TieBreak::First` is deterministic whatever it is.
@@ -85,9 +89,20 @@ pub fn immediate_wins(geometry: Geometry, cells: &[Option<Player>], player: Play
 /// let analysis = analyze(&position, Scoring::Depth, &SearchLimits::default());
 /// let mut never = || unreachable!();
 /// let chosen = choose(&position, &analysis, Difficulty::Perfect, TieBreak::First, &mut never);
-/// assert_eq!(analysis.moves[chosen].index, 4);
+/// assert_eq!(chosen, 4);
 /// ```
 pub fn choose(
+    position: &Position,
+    analysis: &Analysis,
+    difficulty: Difficulty,
+    tie_break: TieBreak,
+    random: &mut dyn FnMut() -> u64,
+) -> usize {
+    analysis.moves[choose_position(position, analysis, difficulty, tie_break, random)].index
+}
+
+/// As [`choose`], as a position in `analysis.moves`.
+fn choose_position(
     position: &Position,
     analysis: &Analysis,
     difficulty: Difficulty,
@@ -99,11 +114,11 @@ pub fn choose(
     let best_among = |among: Vec<usize>| {
         let top = among
             .iter()
-            .map(|&p| moves[p].score.value())
+            .map(|&p| moves[p].value.score())
             .fold(f64::NEG_INFINITY, f64::max);
         among
             .into_iter()
-            .filter(|&p| moves[p].score.value() == top)
+            .filter(|&p| moves[p].value.score() == top)
             .collect::<Vec<_>>()
     };
     let pick = |pool: &[usize], random: &mut dyn FnMut() -> u64| match pool {

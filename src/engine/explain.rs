@@ -1,27 +1,6 @@
-//! Plain-language answers: the expected line of play and a sentence a chatbot can say.
+//! Plain-language answers: a sentence a chatbot can say about a move.
 
-use super::{GameResult, Geometry, MoveScore, Outcome, Position, immediate_wins};
-
-/// The expected line of best play starting with `first` (which must be legal): `first`, then each
-/// side's best reply (lowest index among equals) until the game ends.
-///
-/// On 3 × 3 every step is a table lookup and the line runs to the end of the game. Larger boards
-/// would need a search per step, so there the line is `first` alone.
-///
-/// # Panics
-/// If `first` is not an empty cell of `position`.
-#[must_use]
-pub fn principal_variation(position: &Position, first: usize) -> Vec<usize> {
-    assert!(
-        position.cells().get(first) == Some(&None),
-        "the first move must be an empty cell"
-    );
-    if position.geometry().is_tic_tac_toe() {
-        super::solved::principal_variation(position, first)
-    } else {
-        vec![first]
-    }
-}
+use super::{GameResult, Geometry, MoveScore, Outcome, Position, Value, immediate_wins};
 
 /// A name for a winning line: "the middle row", "the left column", "the diagonal 0-4-8"...
 #[must_use]
@@ -88,27 +67,38 @@ pub fn explanation(
         format!("{me} plays {i}")
     };
     // Below `perfect` a weaker move may be chosen on purpose: say so within the one sentence.
-    if chosen.index != best.index && chosen.score.value() < best.score.value() {
+    if chosen.index != best.index && chosen.value.score() < best.value.score() {
         verb = format!(
             "{verb}, passing over the stronger {} at this difficulty",
             best.index
         );
     }
     let moves_for = |plies: u32| plies.div_ceil(2);
-    match (chosen.outcome, chosen.plies) {
-        (Outcome::Win, Some(plies)) => {
+    match chosen.value {
+        Value::Proven {
+            outcome: Outcome::Win,
+            plies,
+            ..
+        } => {
             let n = moves_for(plies);
             format!("{verb} and forces a win within {n} moves of its own, this one included.")
         }
-        (Outcome::Draw, _) => format!("{verb}; with best play the game is a draw."),
-        (Outcome::Loss, Some(plies)) => {
+        Value::Proven {
+            outcome: Outcome::Draw,
+            ..
+        } => format!("{verb}; with best play the game is a draw."),
+        Value::Proven {
+            outcome: Outcome::Loss,
+            plies,
+            ..
+        } => {
             let n = plies / 2;
             let s = if n == 1 { "" } else { "s" };
             format!("{verb}; {them} can still force a win, in {n} move{s} at the earliest.")
         }
-        _ => format!(
+        Value::Estimate(h) => format!(
             "{verb}; the search did not prove the result and rates it {}.",
-            rating(chosen.score.value())
+            rating(h)
         ),
     }
 }

@@ -1,5 +1,5 @@
-use std::borrow::Cow;
-use std::sync::OnceLock;
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
 
 use thiserror::Error;
 
@@ -160,17 +160,39 @@ impl Geometry {
     }
 }
 
+/// The winning lines of each geometry other than 3 × 3 asked for so far.
+type LineCache = HashMap<Geometry, &'static [Vec<usize>]>;
+
 impl Geometry {
-    /// [`Geometry::lines`] without the allocation on 3 × 3, where the lines are computed once and
-    /// shared: the request path asks for them several times per request.
+    /// [`Geometry::lines`], computed once per geometry and shared for the life of the process:
+    /// the one table of winning lines that validation, the solved table, the search and the
+    /// explanations all read.
+    ///
+    /// There are at most 15 × 15 × 15 geometries, so the cache is bounded.
+    ///
+    /// ```
+    /// use minimax_move::engine::Geometry;
+    /// let lines = Geometry::TIC_TAC_TOE.line_list();
+    /// assert_eq!(lines[0], vec![0, 1, 2]);
+    /// assert!(std::ptr::eq(lines, Geometry::TIC_TAC_TOE.line_list()));
+    /// ```
+    ///
+    /// # Panics
+    /// If another thread panicked while holding the cache's lock.
     #[must_use]
-    pub fn line_list(self) -> Cow<'static, [Vec<usize>]> {
+    pub fn line_list(self) -> &'static [Vec<usize>] {
         static TIC_TAC_TOE_LINES: OnceLock<Vec<Vec<usize>>> = OnceLock::new();
+        static OTHERS: OnceLock<Mutex<LineCache>> = OnceLock::new();
         if self.is_tic_tac_toe() {
-            Cow::Borrowed(TIC_TAC_TOE_LINES.get_or_init(|| self.lines()))
-        } else {
-            Cow::Owned(self.lines())
+            return TIC_TAC_TOE_LINES.get_or_init(|| self.lines());
         }
+        let mut others = OTHERS
+            .get_or_init(Mutex::default)
+            .lock()
+            .expect("the line cache's lock is not poisoned");
+        others
+            .entry(self)
+            .or_insert_with(|| Vec::leak(self.lines()))
     }
 }
 

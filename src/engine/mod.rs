@@ -2,17 +2,28 @@
 //! alpha-beta search for larger m,n,k games.
 //!
 //! It knows nothing of HTTP, async or I/O, and builds on its own with
-//! `cargo build --no-default-features`.
+//! `cargo build --no-default-features`; the optional `serde` feature serializes its answer types.
+//!
+//! [`suggest`] is the one entry point: it analyses a [`Position`], chooses the move and says what
+//! it leads to, as a [`Suggestion`].
 //!
 //! ```
-//! use minimax_move::engine::{analyze, Geometry, Outcome, Position, Scoring, SearchLimits};
+//! use minimax_move::engine::{suggest, Geometry, Outcome, Position, SuggestOptions};
 //!
 //! let cells = Position::parse_compact("XXOOX.O..").unwrap();
 //! let position = Position::new(Geometry::TIC_TAC_TOE, cells, None).unwrap();
-//! let analysis = analyze(&position, Scoring::Depth, &SearchLimits::default());
-//! let best = analysis.best_move();
-//! assert_eq!((best.index, best.outcome, best.plies), (7, Outcome::Win, Some(1)));
+//! let suggestion = suggest(&position, &SuggestOptions::default());
+//! let chosen = suggestion.chosen;
+//! assert_eq!(chosen.index, 7);
+//! assert_eq!((chosen.value.outcome(), chosen.value.plies()), (Some(Outcome::Win), Some(1)));
 //! ```
+//!
+//! Layout, leaves first: [`Geometry`] (the board's shape and its winning lines, computed once per
+//! geometry), [`Player`], [`Position`] (a legal position in play), the analysis types
+//! ([`Value`], [`MoveScore`], [`Analysis`]), then the two analysers, the solved 3 × 3 table and the
+//! search, which depend on those types and not on each other, then [`choose`] and [`explanation`],
+//! and at the top [`suggest`].
+#![deny(missing_docs)]
 
 mod analysis;
 mod choose;
@@ -22,16 +33,20 @@ mod player;
 mod position;
 mod search;
 mod solved;
+mod suggest;
 
+#[cfg(feature = "serde")]
+pub use analysis::OutcomeOrUnknown;
 pub use analysis::{
-    Analysis, Evaluation, MoveScore, Outcome, Score, Scoring, SearchLimits,
-    WORK_PER_MS_TIMES_CELLS, analyze, best_of,
+    Analysis, Evaluation, MoveScore, Outcome, Scoring, SearchLimits, Value,
+    WORK_PER_MS_TIMES_CELLS, best_of,
 };
 pub use choose::{Difficulty, TieBreak, choose, immediate_wins};
-pub use explain::{explanation, line_name, principal_variation};
+pub use explain::{explanation, line_name};
 pub use geometry::{Geometry, GeometryError};
 pub use player::Player;
 pub use position::{
     CompactCellError, GameResult, PlayError, Played, Position, PositionError, game_result,
 };
 pub use solved::warm_up;
+pub use suggest::{SuggestOptions, Suggestion, analyze, principal_variation, suggest};

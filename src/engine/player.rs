@@ -8,10 +8,13 @@ use std::fmt;
 /// assert_eq!(Player::from_char('o'), Some(Player::O));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Player {
-    /// The mark `X`.
+    /// The mark `X` (`"x"` is read too).
+    #[cfg_attr(feature = "serde", serde(alias = "x"))]
     X,
-    /// The mark `O`.
+    /// The mark `O` (`"o"` is read too).
+    #[cfg_attr(feature = "serde", serde(alias = "o"))]
     O,
 }
 

@@ -99,22 +99,6 @@ pub enum PositionError {
     },
 }
 
-impl PositionError {
-    /// A stable, machine-readable code for this error, used by the HTTP API.
-    #[must_use]
-    pub const fn code(&self) -> &'static str {
-        match self {
-            Self::WrongLength { .. } => "invalid_board",
-            Self::UnbalancedCounts { .. }
-            | Self::BothHaveLines
-            | Self::WinnerDidNotMoveLast { .. }
-            | Self::DisjointLines { .. } => "impossible_position",
-            Self::GameOver(_) => "game_over",
-            Self::WrongPlayer { .. } => "wrong_player",
-        }
-    }
-}
-
 /// The lines `player` owns outright.
 fn owned_lines<'a>(
     lines: &'a [Vec<usize>],
@@ -134,7 +118,7 @@ fn owned_lines<'a>(
 pub fn game_result(geometry: Geometry, cells: &[Option<Player>]) -> Option<GameResult> {
     let lines = geometry.line_list();
     for player in [Player::X, Player::O] {
-        let owned = owned_lines(&lines, cells, player);
+        let owned = owned_lines(lines, cells, player);
         if !owned.is_empty() {
             let mut line: Vec<usize> = owned.into_iter().flatten().copied().collect();
             line.sort_unstable();
@@ -178,8 +162,8 @@ impl Position {
             return Err(PositionError::UnbalancedCounts { x, o });
         }
         let lines = geometry.line_list();
-        let x_lines = owned_lines(&lines, &cells, Player::X);
-        let o_lines = owned_lines(&lines, &cells, Player::O);
+        let x_lines = owned_lines(lines, &cells, Player::X);
+        let o_lines = owned_lines(lines, &cells, Player::O);
         if !x_lines.is_empty() && !o_lines.is_empty() {
             return Err(PositionError::BothHaveLines);
         }

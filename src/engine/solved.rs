@@ -8,16 +8,6 @@ const CELLS: usize = 9;
 const BOARDS: usize = 19_683; // 3^9
 const W: i8 = 10;
 const OCCUPIED: i8 = i8::MIN;
-const LINES: [[usize; 3]; 8] = [
-    [0, 1, 2],
-    [3, 4, 5],
-    [6, 7, 8],
-    [0, 3, 6],
-    [1, 4, 7],
-    [2, 5, 8],
-    [0, 4, 8],
-    [2, 4, 6],
-];
 const POW3: [usize; CELLS] = [1, 3, 9, 27, 81, 243, 729, 2187, 6561];
 
 /// The depth score of every move from every 3 × 3 board with either side to move, indexed by
@@ -50,7 +40,8 @@ fn cell(code: usize, i: usize) -> usize {
 }
 
 fn has_line(code: usize, d: usize) -> bool {
-    LINES
+    Geometry::TIC_TAC_TOE
+        .line_list()
         .iter()
         .any(|line| line.iter().all(|&i| cell(code, i) == d))
 }

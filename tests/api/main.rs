@@ -1,11 +1,14 @@
-//! The HTTP API through the production router (`app(state).oneshot(request)`) and over a real
-//! socket.
+//! The HTTP API through the production router (`app(state).oneshot(request)`), over a real
+//! socket, and the real binary as a container runs it (`process`).
 
 mod errors;
 mod formats;
 mod helpers;
+mod mcp;
 mod moves;
 mod openapi;
 mod operations;
+mod page;
+mod process;
 mod protection;
 mod socket;

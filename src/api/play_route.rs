@@ -1,0 +1,280 @@
+//! `POST /v1/play` and `POST /v1/status`: play one move on a board, or read a board's state. The
+//! REST twins of the MCP tools `apply_move` and `game_status`, so that no client (and no language
+//! model) ever edits a board by hand.
+
+use axum::Json;
+use axum::extract::State;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::extract::JsonBody;
+use super::problem::ProblemCode;
+use super::wire::{
+    GameStatus, MoveRequest, RenderedBoard, ValidRequest, board_schema, shape_error,
+};
+use super::{ApiError, AppState};
+use crate::engine::{Player, PositionError};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(post_play))
+        .routes(routes!(post_status))
+}
+
+/// The body of `POST /v1/play` and the input of the MCP tool `apply_move`.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"board": ["O", 1, "X", "X", 4, "X", 6, "O", "O"], "cell": 4}))]
+pub struct PlayRequest {
+    /// The position before the move.
+    #[schema(schema_with = board_schema)]
+    pub board: Value,
+    /// The cell to play, a row-major index from 0.
+    #[schema(minimum = 0, maximum = 224)]
+    pub cell: usize,
+    /// The side that plays the move. Inferred when absent or null (the side with fewer marks, X when
+    /// the counts are equal); when given it must agree with the counts.
+    pub player: Option<Player>,
+    /// Rows (default 3).
+    #[schema(value_type = Option<i32>, minimum = 1, maximum = 15)]
+    pub rows: Option<u64>,
+    /// Columns (default 3).
+    #[schema(value_type = Option<i32>, minimum = 1, maximum = 15)]
+    pub cols: Option<u64>,
+    /// Marks in a row to win (default 3).
+    #[schema(value_type = Option<i32>, minimum = 1, maximum = 15)]
+    pub k: Option<u64>,
+}
+
+/// The body of `POST /v1/status` and the input of the MCP tool `game_status`.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"board": "XXXOO....", "rows": 3, "cols": 3, "k": 3}))]
+pub struct StatusRequest {
+    /// The position.
+    #[schema(schema_with = board_schema)]
+    pub board: Value,
+    /// The side to move, when the caller knows it (either side is possible when the counts are
+    /// equal). Inferred when absent or null.
+    pub player: Option<Player>,
+    /// Rows (default 3).
+    #[schema(value_type = Option<i32>, minimum = 1, maximum = 15)]
+    pub rows: Option<u64>,
+    /// Columns (default 3).
+    #[schema(value_type = Option<i32>, minimum = 1, maximum = 15)]
+    pub cols: Option<u64>,
+    /// Marks in a row to win (default 3).
+    #[schema(value_type = Option<i32>, minimum = 1, maximum = 15)]
+    pub k: Option<u64>,
+}
+
+/// The answer of `POST /v1/play`: the board after the move and the game's state.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+#[schema(example = json!({
+    "board": ["O", 1, "X", "X", "X", "X", 6, "O", "O"], "cell": 4, "player": "X",
+    "status": {"state": "win", "winner": "X", "line": [3, 4, 5]},
+    "next_player": null, "legal_moves": []
+}))]
+pub struct PlayResponse {
+    /// The board after the move, written the way the request wrote it.
+    #[schema(schema_with = board_schema)]
+    pub board: RenderedBoard,
+    /// The cell played.
+    pub cell: usize,
+    /// The side that played it.
+    pub player: Player,
+    /// The game after the move: in play, won (with the winner and the line) or drawn.
+    pub status: GameStatus,
+    /// The side to move next, null when the move ended the game.
+    pub next_player: Option<Player>,
+    /// The empty cells the next side may play, empty when the game is over.
+    pub legal_moves: Vec<usize>,
+}
+
+/// The answer of `POST /v1/status`. A finished game is a status, not an error.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+#[schema(example = json!({
+    "legal": true, "status": {"state": "win", "winner": "X", "line": [0, 1, 2]},
+    "to_move": null, "legal_moves": [], "x_count": 3, "o_count": 2
+}))]
+pub struct StatusResponse {
+    /// True: the position can arise in a game (an impossible one is a 422 problem, or a tool
+    /// error naming the same code).
+    pub legal: bool,
+    /// In play, won (with the winner and the line) or drawn.
+    pub status: GameStatus,
+    /// The side to move, null when the game is over.
+    pub to_move: Option<Player>,
+    /// The empty cells the side to move may play, empty when the game is over.
+    pub legal_moves: Vec<usize>,
+    /// Number of X marks on the board.
+    pub x_count: usize,
+    /// Number of O marks on the board.
+    pub o_count: usize,
+}
+
+/// The position named by a board, a side and a geometry, validated the way `POST /v1/move`
+/// validates it.
+fn position(
+    board: Value,
+    player: Option<Player>,
+    rows: Option<u64>,
+    cols: Option<u64>,
+    k: Option<u64>,
+) -> Result<ValidRequest, ApiError> {
+    ValidRequest::try_from(MoveRequest {
+        player,
+        rows,
+        cols,
+        k,
+        ..MoveRequest::for_board(board)
+    })
+}
+
+fn deserialize<T: serde::de::DeserializeOwned>(input: Value) -> Result<T, ApiError> {
+    if !input.is_object() {
+        return Err(ApiError::invalid(
+            ProblemCode::InvalidRequest,
+            "",
+            "the body must be a JSON object",
+        ));
+    }
+    serde_path_to_error::deserialize(input).map_err(|e| shape_error(&e))
+}
+
+/// Plays one move.
+///
+/// # Errors
+/// The same 422 problems as `POST /v1/move` for the board (a finished game is `game_over`), and
+/// `invalid_move` (pointer `/cell`) for a cell that is off the board or taken.
+pub fn play(input: Value) -> Result<PlayResponse, ApiError> {
+    let request: PlayRequest = deserialize(input)?;
+    let valid = position(
+        request.board,
+        request.player,
+        request.rows,
+        request.cols,
+        request.k,
+    )?;
+    let played = valid
+        .position
+        .try_play(request.cell)
+        .map_err(|e| ApiError::invalid(ProblemCode::InvalidMove, "/cell", e.to_string()))?;
+    Ok(PlayResponse {
+        cell: request.cell,
+        player: valid.position.to_move(),
+        status: GameStatus::of(played.result.as_ref()),
+        next_player: played.next.as_ref().map(|next| next.to_move()),
+        legal_moves: played
+            .next
+            .as_ref()
+            .map(|next| next.empty_cells().collect())
+            .unwrap_or_default(),
+        board: valid.style.render(played.cells),
+    })
+}
+
+/// Reads a board's state.
+///
+/// # Errors
+/// The same 422 problems as `POST /v1/move` for the board, except that a finished game is a
+/// status.
+pub fn status(input: Value) -> Result<StatusResponse, ApiError> {
+    let request: StatusRequest = deserialize(input)?;
+    let counts = |cells: &[Option<Player>]| {
+        (
+            cells.iter().filter(|&&c| c == Some(Player::X)).count(),
+            cells.iter().filter(|&&c| c == Some(Player::O)).count(),
+        )
+    };
+    let board = request.board.clone();
+    match position(
+        request.board,
+        request.player,
+        request.rows,
+        request.cols,
+        request.k,
+    ) {
+        Ok(valid) => {
+            let (x_count, o_count) = counts(valid.position.cells());
+            Ok(StatusResponse {
+                legal: true,
+                status: GameStatus::of(None),
+                to_move: Some(valid.position.to_move()),
+                legal_moves: valid.position.empty_cells().collect(),
+                x_count,
+                o_count,
+            })
+        }
+        Err(ApiError::Position(PositionError::GameOver(result))) => {
+            // The board is legal and parsed; read it again without a side to move for the counts.
+            let (cells, _) = super::wire::parse_board(&board)?;
+            let (x_count, o_count) = counts(&cells);
+            Ok(StatusResponse {
+                legal: true,
+                status: GameStatus::of(Some(&result)),
+                to_move: None,
+                legal_moves: Vec::new(),
+                x_count,
+                o_count,
+            })
+        }
+        Err(error) => Err(error),
+    }
+}
+
+/// Plays one move on a board.
+///
+/// Returns the board after the move (written the way the request wrote it), whether the move won
+/// or drew the game (with the winning line), who moves next and the legal moves.
+#[utoipa::path(post, path = "/v1/play", tag = "moves",
+    request_body(content = PlayRequest, content_type = "application/json"),
+    responses(
+        (status = 200, description = "The board after the move and the game's state", body = PlayResponse),
+        (status = 400, description = "Malformed JSON", body = super::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body over the limit", body = super::Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Body not sent as application/json", body = super::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid request or board, impossible position, wrong side, a finished game (game_over) or a cell off the board or taken (invalid_move)", body = super::Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Over the per-client rate limit (only when RATE_LIMIT_PER_SECOND is set)", body = super::Problem, content_type = "application/problem+json",
+         headers(("Retry-After" = u32, description = "Seconds to wait"))),
+        (status = 503, description = "Overloaded or timed out; retry later", body = super::Problem, content_type = "application/problem+json",
+         headers(("Retry-After" = u32, description = "Seconds to wait"))),
+    ))]
+async fn post_play(
+    State(_state): State<AppState>,
+    JsonBody(body): JsonBody,
+) -> Result<Json<PlayResponse>, ApiError> {
+    play(json_body(&body)?).map(Json)
+}
+
+/// The state of a board.
+///
+/// Whether the position is legal (an impossible one is a 422 with the same code as `POST
+/// /v1/move`), the side to move, whether the game is won (with the line), drawn or in play, and
+/// the legal moves. A finished game is a 200 status here, not an error.
+#[utoipa::path(post, path = "/v1/status", tag = "moves",
+    request_body(content = StatusRequest, content_type = "application/json"),
+    responses(
+        (status = 200, description = "The board's state", body = StatusResponse),
+        (status = 400, description = "Malformed JSON", body = super::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body over the limit", body = super::Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Body not sent as application/json", body = super::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid request or board, impossible position or wrong side", body = super::Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Over the per-client rate limit (only when RATE_LIMIT_PER_SECOND is set)", body = super::Problem, content_type = "application/problem+json",
+         headers(("Retry-After" = u32, description = "Seconds to wait"))),
+        (status = 503, description = "Overloaded or timed out; retry later", body = super::Problem, content_type = "application/problem+json",
+         headers(("Retry-After" = u32, description = "Seconds to wait"))),
+    ))]
+async fn post_status(
+    State(_state): State<AppState>,
+    JsonBody(body): JsonBody,
+) -> Result<Json<StatusResponse>, ApiError> {
+    status(json_body(&body)?).map(Json)
+}
+
+fn json_body(body: &[u8]) -> Result<Value, ApiError> {
+    serde_json::from_slice(body).map_err(|e| ApiError::MalformedJson(e.to_string()))
+}

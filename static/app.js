@@ -1,0 +1,545 @@
+(() => {
+  'use strict';
+
+  const TIME_LIMIT_MS = 800;          // search budget on boards larger than 3 × 3
+  const REQUEST_TIMEOUT_MS = 20000;   // give up on a request after this long
+
+  const $ = (id) => document.getElementById(id);
+  const boardEl = $('board');
+  const statusEl = $('status');
+  const explanationEl = $('explanation');
+  const errorEl = $('error');
+  const errorText = $('error-text');
+  const noteEl = $('analysis-note');
+  const sizeSel = $('size');
+  const sideSel = $('side');
+  const diffSel = $('difficulty');
+  const analysisBox = $('analysis');
+  const undoBtn = $('undo');
+
+  const other = (p) => (p === 'X' ? 'O' : 'X');
+
+  // The whole state of the page.
+  const game = {
+    rows: 3, cols: 3, k: 3,
+    human: 'X',
+    cells: [],            // null, 'X' or 'O'
+    history: [],          // snapshots of `cells` taken before each human move
+    phase: 'loading',     // human | ai | over | error
+    result: null,         // {winner: 'X' | 'O' | null, line: [...]} once the game is over
+    last: null,           // index of the most recent move
+    analysis: null,       // {key, moves} for the position on the board, or null
+    moveRequest: null,    // AbortController of the AI-move request in flight
+    analysisRequest: null, // AbortController of the move-table request in flight
+    retry: null,          // what "Try again" does
+  };
+
+  function toMove(cells) {
+    let x = 0, o = 0;
+    for (const c of cells) { if (c === 'X') x++; else if (c === 'O') o++; }
+    return x > o ? 'O' : 'X';   // X always starts on this page
+  }
+
+  // The board as the API's canonical array: marks, and each empty cell's own index.
+  const wireBoard = (cells) => cells.map((c, i) => (c === null ? i : c));
+  const positionKey = (cells) => `${game.rows}x${game.cols}x${game.k}:` + cells.map((c) => c || '.').join('');
+
+  // The line of k through `index` for the mark there, or null.
+  function lineThrough(cells, index) {
+    const mark = cells[index];
+    if (!mark) return null;
+    const { rows, cols, k } = game;
+    const r0 = Math.floor(index / cols), c0 = index % cols;
+    for (const [dr, dc] of [[0, 1], [1, 0], [1, 1], [1, -1]]) {
+      const line = [index];
+      for (const s of [1, -1]) {
+        let r = r0 + dr * s, c = c0 + dc * s;
+        while (r >= 0 && r < rows && c >= 0 && c < cols && cells[r * cols + c] === mark) {
+          line.push(r * cols + c);
+          r += dr * s; c += dc * s;
+        }
+      }
+      if (line.length >= k) return line.sort((a, b) => a - b);
+    }
+    return null;
+  }
+
+  function resultAfter(cells, index) {
+    const line = lineThrough(cells, index);
+    if (line) return { winner: cells[index], line };
+    if (cells.every((c) => c !== null)) return { winner: null, line: [] };
+    return null;
+  }
+
+  // ---------------------------------------------------------------- rendering
+
+  let buttons = [];
+  let focusIndex = 0;   // the board's single tab stop (roving tabindex)
+
+  function buildBoard() {
+    const { rows, cols } = game;
+    boardEl.textContent = '';
+    // The column count is a class (no style attribute: the page's CSP allows no inline styles).
+    boardEl.className = `cols-${cols} ` + (cols <= 3 ? 'size-s' : cols <= 5 ? 'size-m' : cols <= 7 ? 'size-l' : 'size-xl');
+    boardEl.setAttribute('aria-label', `Board, ${rows} rows by ${cols} columns, ${game.k} in a row wins`);
+    buttons = [];
+    for (let i = 0; i < rows * cols; i++) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'cell';
+      b.dataset.index = String(i);
+      b.dataset.row = String(Math.floor(i / cols) + 1);
+      b.dataset.col = String((i % cols) + 1);
+      b.tabIndex = -1;
+      boardEl.appendChild(b);
+      buttons.push(b);
+    }
+    focusIndex = Math.floor((rows * cols) / 2);
+  }
+
+  function formatScore(entry) {
+    const s = entry.score;
+    if (Number.isInteger(s)) return String(s);
+    // An estimate in (-1, 1): two decimals without the leading zero, so it fits a small cell.
+    return (s < 0 ? '-' : '') + Math.abs(s).toFixed(2).replace(/^0/, '');
+  }
+
+  const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const ordinal = (n) => n + (n % 100 >= 11 && n % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] || 'th');
+  const pliesText = (n) => plural(n, 'ply').replace(/plys$/, 'plies');
+
+  // The API's `plies` counts moves of both sides from this position, this move included: a "move"
+  // here is always one side's move, a "ply" one move of either side.
+  function describeScore(entry, mark) {
+    const plies = entry.plies;
+    const score = `score ${formatScore(entry)}`;
+    switch (entry.outcome) {
+      case 'win': {
+        if (!plies) return `${score}: ${mark} wins`;
+        if (plies === 1) return `${score}: ${mark} wins with this move`;
+        return `${score}: ${mark} wins in ${pliesText(plies)}, on ${mark}'s ${ordinal((plies + 1) / 2)} move counting this one`;
+      }
+      case 'loss': {
+        const them = other(mark);
+        if (!plies) return `${score}: ${mark} loses`;
+        const theirs = Math.floor(plies / 2);
+        return `${score}: ${mark} loses in ${pliesText(plies)}, ${them} wins on ${theirs === 1 ? 'its next move' : `its ${ordinal(theirs)} move from here`}`;
+      }
+      case 'draw': return `${score}: a draw with best play`;
+      default: return `${score}: estimated, not proven`;
+    }
+  }
+
+  function render() {
+    document.body.dataset.phase = game.phase;
+    boardEl.dataset.state = game.result ? (game.result.winner ? 'win' : 'draw') : 'in_play';
+    boardEl.setAttribute('aria-busy', game.phase === 'ai' ? 'true' : 'false');
+    const playable = game.phase === 'human';
+    const winning = new Set(game.result ? game.result.line : []);
+    const showScores = analysisBox.checked && playable && game.analysis && game.analysis.key === positionKey(game.cells);
+    const table = new Map();
+    let best = null;
+    if (showScores) {
+      for (const m of game.analysis.moves) {
+        table.set(m.index, m);
+        if (best === null || m.score > best) best = m.score;
+      }
+    }
+    const allEqual = table.size > 0 && [...table.values()].every((m) => m.score === best);
+    const { cols } = game;
+    buttons.forEach((b, i) => {
+      const mark = game.cells[i];
+      const r = Math.floor(i / cols) + 1, c = (i % cols) + 1;
+      b.setAttribute('aria-label', `Row ${r}, column ${c}, ${mark || 'empty'}`);
+      // Never the `disabled` attribute: a taken cell stays focusable and is read out, it just
+      // does nothing when pressed (see the click handler).
+      b.setAttribute('aria-disabled', String(!!mark || !playable));
+      b.classList.toggle('win', winning.has(i));
+      b.classList.toggle('last', game.last === i && !winning.has(i));
+      const entry = mark ? null : table.get(i);
+      b.classList.toggle('best', !!entry && entry.score === best && !allEqual);
+      if (mark) {
+        b.dataset.mark = mark;
+        delete b.dataset.score;
+        b.removeAttribute('title');
+        const note = winning.has(i) ? 'in the winning line' : game.last === i ? 'the last move' : '';
+        if (note) b.setAttribute('aria-description', note);
+        else b.removeAttribute('aria-description');
+        if (b.textContent !== mark) {
+          b.textContent = '';
+          const span = document.createElement('span');
+          span.className = 'mark';
+          span.textContent = mark;
+          b.appendChild(span);
+        }
+      } else {
+        delete b.dataset.mark;
+        b.textContent = '';
+        if (entry) {
+          const span = document.createElement('span');
+          span.className = 'score ' + entry.outcome;
+          span.textContent = formatScore(entry);
+          b.appendChild(span);
+          b.dataset.score = String(entry.score);
+          const d = describeScore(entry, game.human);
+          b.title = d;
+          b.setAttribute('aria-description', d);
+        } else {
+          delete b.dataset.score;
+          b.removeAttribute('title');
+          b.removeAttribute('aria-description');
+        }
+      }
+    });
+    updateTabStop();
+    undoBtn.disabled = game.history.length === 0 || game.phase === 'ai';
+    statusEl.textContent = statusText();
+    renderNote(showScores);
+  }
+
+  function statusText() {
+    const ai = other(game.human);
+    switch (game.phase) {
+      case 'human': return `Your turn: you play ${game.human}.`;
+      case 'ai': return `The AI (${ai}) is thinking\u2026`;
+      case 'error': return `The AI (${ai}) could not move. Try again, undo, or start a new game.`;
+      case 'over': {
+        const w = game.result && game.result.winner;
+        if (!w) return 'Draw: the board is full and nobody completed a line.';
+        return w === game.human ? `${w} wins: you beat the AI!` : `${w} wins: the AI beat you.`;
+      }
+      default: return 'Loading\u2026';
+    }
+  }
+
+  function renderNote(showScores) {
+    if (!analysisBox.checked) { noteEl.hidden = true; noteEl.textContent = ''; return; }
+    noteEl.hidden = false;
+    if (game.phase !== 'human') {
+      noteEl.textContent = 'Move scores appear here on your turn.';
+    } else if (!showScores) {
+      noteEl.textContent = 'Scoring your moves\u2026';
+    } else if (game.analysis.moves.some((m) => !m.exact)) {
+      noteEl.textContent = `Scores for ${game.human}'s moves are estimates from a time-limited search (between -1 and 1; higher is better for ${game.human}).`;
+    } else {
+      const w = game.rows * game.cols + 1;
+      noteEl.textContent = `Scores for ${game.human}'s moves with best play: ${w} minus the plies to a win, 0 for a draw, the plies minus ${w} for a loss (a ply is one move by either side, this one included). Green wins, red loses.`;
+    }
+  }
+
+  // ---------------------------------------------------------------- keyboard
+
+  // Every cell is reachable, taken or not: a screen reader user explores the board with the arrow
+  // keys and hears each cell's contents. The board has one tab stop (roving tabindex).
+  const isOpen = (b) => b.getAttribute('aria-disabled') !== 'true';
+
+  function updateTabStop() {
+    if (!buttons[focusIndex]) focusIndex = 0;
+    buttons.forEach((b, i) => { b.tabIndex = i === focusIndex ? 0 : -1; });
+  }
+
+  // The open cell nearest to `from` (by rows plus columns), or `from` itself when none is open.
+  function nearestOpen(from) {
+    const { cols } = game;
+    const r0 = Math.floor(from / cols), c0 = from % cols;
+    let bestI = -1, bestD = Infinity;
+    buttons.forEach((b, i) => {
+      if (!isOpen(b)) return;
+      const d = Math.abs(Math.floor(i / cols) - r0) + Math.abs((i % cols) - c0);
+      if (d < bestD) { bestD = d; bestI = i; }
+    });
+    return bestI < 0 ? from : bestI;
+  }
+
+  function moveFocus(to) {
+    if (!buttons[to]) return;
+    focusIndex = to;
+    updateTabStop();
+    buttons[to].focus();
+  }
+
+  boardEl.addEventListener('keydown', (e) => {
+    const t = e.target.closest('.cell');
+    if (!t) return;
+    const i = Number(t.dataset.index);
+    const { rows, cols } = game;
+    const r = Math.floor(i / cols), c = i % cols;
+    let to;
+    switch (e.key) {
+      case 'ArrowRight': to = c + 1 < cols ? i + 1 : i; break;
+      case 'ArrowLeft': to = c > 0 ? i - 1 : i; break;
+      case 'ArrowDown': to = r + 1 < rows ? i + cols : i; break;
+      case 'ArrowUp': to = r > 0 ? i - cols : i; break;
+      case 'Home': to = e.ctrlKey ? 0 : r * cols; break;
+      case 'End': to = e.ctrlKey ? buttons.length - 1 : r * cols + cols - 1; break;
+      default: return;
+    }
+    e.preventDefault();
+    moveFocus(to);
+  });
+
+  // Enter and Space press the focused button, which arrives here as a click.
+  boardEl.addEventListener('click', (e) => {
+    const t = e.target.closest('.cell');
+    if (!t || !isOpen(t)) return;
+    humanMove(Number(t.dataset.index));
+  });
+
+  // ---------------------------------------------------------------- the API
+
+  async function apiOnce(body, controller) {
+    const request = Object.assign({ board: wireBoard(body.cells) }, body);
+    delete request.cells;
+    if (game.rows !== 3 || game.cols !== 3 || game.k !== 3) {
+      Object.assign(request, { rows: game.rows, cols: game.cols, k: game.k, time_limit_ms: TIME_LIMIT_MS });
+    }
+    const timer = setTimeout(() => controller.abort(new DOMException('timed out', 'TimeoutError')), REQUEST_TIMEOUT_MS);
+    let res;
+    try {
+      res = await fetch('/v1/move', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, application/problem+json' },
+        body: JSON.stringify(request),
+        signal: controller.signal,
+        cache: 'no-store',
+      });
+    } catch (err) {
+      const reason = controller.signal.reason;
+      const timedOut = (err && err.name === 'TimeoutError') || (reason && reason.name === 'TimeoutError');
+      if (!timedOut && err && err.name === 'AbortError') throw err;
+      const e = new Error(timedOut
+        ? 'The server took too long to answer.'
+        : 'Could not reach the server. Check that it is still running.');
+      e.network = true;
+      throw e;
+    } finally {
+      clearTimeout(timer);
+    }
+    let data = null;
+    try { data = await res.json(); } catch (_) { data = null; }
+    if (!res.ok) {
+      const e = new Error(problemText(res, data));
+      e.problem = data;
+      e.status = res.status;
+      e.retryAfter = Number(res.headers.get('Retry-After')) || 1;
+      throw e;
+    }
+    if (!data || typeof data.index !== 'number') throw new Error('The server sent an answer this page does not understand.');
+    return data;
+  }
+
+  // One automatic retry when the server is busy (503 with Retry-After), then the error is shown.
+  async function api(body, controller) {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await apiOnce(body, controller);
+      } catch (err) {
+        if (err.status !== 503 || attempt >= 1 || controller.signal.aborted) throw err;
+        const wait = Math.min(err.retryAfter, 3) * 1000;
+        await new Promise((resolve, reject) => {
+          const t = setTimeout(resolve, wait);
+          controller.signal.addEventListener('abort', () => { clearTimeout(t); reject(new DOMException('aborted', 'AbortError')); }, { once: true });
+        });
+      }
+    }
+  }
+
+  function problemText(res, p) {
+    if (!p || typeof p !== 'object') return `The server answered ${res.status} ${res.statusText || ''}`.trim() + '.';
+    let text = p.title || `Error ${res.status}`;
+    if (p.detail) text += `: ${p.detail}`;
+    if (Array.isArray(p.errors) && p.errors.length) {
+      text += ' (' + p.errors.map((e) => `${e.pointer || ''} ${e.detail || ''}`.trim()).join('; ') + ')';
+    }
+    if (p.code) text += ` [${p.code}]`;
+    if (res.status === 503) {
+      const after = res.headers.get('Retry-After');
+      text += after ? ` Try again in ${after} s.` : ' Try again shortly.';
+    }
+    return text;
+  }
+
+  function showError(message, retry) {
+    errorText.textContent = message;
+    errorEl.hidden = false;
+    game.retry = retry || null;
+    $('retry').hidden = !retry;
+  }
+
+  function clearError() {
+    errorEl.hidden = true;
+    errorText.textContent = '';
+    game.retry = null;
+  }
+
+  // A request's answer is used only while its controller is still the current one: starting a
+  // newer request of the same kind, or changing the position, aborts the older one and replaces
+  // (or clears) the controller, so a late answer can neither overwrite nor clear a newer one.
+  function abortMove() {
+    if (game.moveRequest) { game.moveRequest.abort(); game.moveRequest = null; }
+  }
+
+  function abortAnalysis() {
+    if (game.analysisRequest) { game.analysisRequest.abort(); game.analysisRequest = null; }
+  }
+
+  function abortRequests() {
+    abortMove();
+    abortAnalysis();
+  }
+
+  // ---------------------------------------------------------------- play
+
+  function humanMove(index) {
+    if (game.phase !== 'human' || game.cells[index] !== null) return;
+    const boardHadFocus = boardEl.contains(document.activeElement);
+    clearError();
+    game.history.push(game.cells.slice());
+    game.cells[index] = game.human;
+    game.last = index;
+    focusIndex = index;
+    const result = resultAfter(game.cells, index);
+    if (result) {
+      finish(result);
+      explanationEl.textContent = result.winner
+        ? `${game.human} takes ${index} and completes a line.`
+        : `${game.human} takes ${index}, the last free cell.`;
+      return;
+    }
+    aiMove(boardHadFocus);
+  }
+
+  async function aiMove(restoreFocus) {
+    abortRequests();
+    const controller = new AbortController();
+    game.moveRequest = controller;
+    game.phase = 'ai';
+    render();
+    const ai = other(game.human);
+    try {
+      const answer = await api({
+        cells: game.cells,
+        player: ai,
+        difficulty: diffSel.value,
+      }, controller);
+      if (game.moveRequest !== controller) return;
+      game.moveRequest = null;
+      if (game.cells[answer.index] !== null) throw new Error(`The server suggested cell ${answer.index}, which is taken.`);
+      game.cells[answer.index] = ai;
+      game.last = answer.index;
+      explanationEl.textContent = answer.explanation || `${ai} takes ${answer.index}.`;
+      const status = answer.status || {};
+      let result = null;
+      if (status.state === 'win') result = { winner: status.winner, line: status.line || [] };
+      else if (status.state === 'draw') result = { winner: null, line: [] };
+      else result = resultAfter(game.cells, answer.index);   // belt and braces
+      if (result) { finish(result); return; }
+      game.phase = 'human';
+      render();
+      if (restoreFocus || boardEl.contains(document.activeElement)) moveFocus(nearestOpen(focusIndex));
+      refreshAnalysis();
+    } catch (err) {
+      if (game.moveRequest !== controller) return;
+      game.moveRequest = null;
+      if (err && err.problem && err.problem.code === 'game_over') {
+        const p = err.problem;
+        finish({ winner: p.winner || null, line: p.line || [] });
+        return;
+      }
+      game.phase = 'error';
+      render();
+      showError(err && err.message ? err.message : String(err), () => aiMove(restoreFocus));
+    }
+  }
+
+  function finish(result) {
+    abortRequests();
+    game.result = result;
+    game.phase = 'over';
+    render();
+  }
+
+  // Scores for every legal move of the human, for the analysis view.
+  async function refreshAnalysis() {
+    if (!analysisBox.checked || game.phase !== 'human') { render(); return; }
+    const key = positionKey(game.cells);
+    if (game.analysis && game.analysis.key === key) { render(); return; }
+    abortAnalysis();
+    const controller = new AbortController();
+    game.analysisRequest = controller;
+    render();
+    try {
+      const answer = await api({
+        cells: game.cells,
+        player: game.human,
+        difficulty: 'perfect',
+        moves: true,
+      }, controller);
+      if (game.analysisRequest !== controller) return;
+      game.analysisRequest = null;
+      game.analysis = { key, moves: answer.moves || [] };
+      render();
+    } catch (err) {
+      if (game.analysisRequest !== controller) return;
+      game.analysisRequest = null;
+      showError('Could not score the moves: ' + (err && err.message ? err.message : String(err)), () => { clearError(); refreshAnalysis(); });
+    }
+  }
+
+  function readSettings() {
+    const [rows, cols, k] = sizeSel.value.split('x').map(Number);
+    return { rows, cols, k, human: sideSel.value === 'O' ? 'O' : 'X' };
+  }
+
+  function newGame() {
+    abortRequests();
+    clearError();
+    const s = readSettings();
+    const resized = s.rows !== game.rows || s.cols !== game.cols || s.k !== game.k || buttons.length === 0;
+    Object.assign(game, s);
+    game.cells = new Array(s.rows * s.cols).fill(null);
+    game.history = [];
+    game.result = null;
+    game.last = null;
+    game.analysis = null;
+    explanationEl.textContent = '';
+    if (resized) buildBoard();
+    if (toMove(game.cells) === game.human) {
+      game.phase = 'human';
+      render();
+      refreshAnalysis();
+    } else {
+      aiMove(false);
+    }
+  }
+
+  function undo() {
+    if (game.history.length === 0 || game.phase === 'ai') return;
+    abortRequests();
+    clearError();
+    game.cells = game.history.pop();
+    game.result = null;
+    game.last = null;
+    explanationEl.textContent = '';
+    game.phase = toMove(game.cells) === game.human ? 'human' : 'ai';
+    if (game.phase === 'ai') { aiMove(false); return; }
+    render();
+    refreshAnalysis();
+  }
+
+  $('new-game').addEventListener('click', newGame);
+  undoBtn.addEventListener('click', undo);
+  $('retry').addEventListener('click', () => {
+    const again = game.retry;
+    clearError();
+    if (again) again();
+  });
+  sizeSel.addEventListener('change', newGame);
+  sideSel.addEventListener('change', newGame);
+  analysisBox.addEventListener('change', () => {
+    if (!analysisBox.checked) { abortAnalysis(); render(); return; }
+    refreshAnalysis();
+  });
+
+  newGame();
+})();

@@ -1,0 +1,132 @@
+//! The page at `/` and its script and style sheet, served from the binary.
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+
+use crate::helpers::TestApp;
+
+/// Each file of the page with the content type it must be served with.
+const FILES: [(&str, &str); 3] = [
+    ("/", "text/html; charset=utf-8"),
+    ("/static/app.js", "text/javascript; charset=utf-8"),
+    ("/static/app.css", "text/css; charset=utf-8"),
+];
+
+/// The directives of a Content-Security-Policy, by name.
+fn directive<'a>(policy: &'a str, name: &str) -> Option<&'a str> {
+    policy.split(';').map(str::trim).find_map(|d| {
+        d.strip_prefix(name)
+            .filter(|rest| rest.is_empty() || rest.starts_with(' '))
+            .map(str::trim)
+    })
+}
+
+#[tokio::test]
+async fn the_page_has_a_policy_that_allows_no_inline_script_or_style() {
+    let page = TestApp::new().get("/").await;
+    assert_eq!(page.status, StatusCode::OK);
+    let policy = page
+        .header("content-security-policy")
+        .expect("GET / carries a Content-Security-Policy");
+    assert!(!policy.contains("unsafe-inline"), "{policy}");
+    assert!(!policy.contains("unsafe-eval"), "{policy}");
+    assert_eq!(directive(policy, "default-src"), Some("'none'"), "{policy}");
+    assert_eq!(directive(policy, "script-src"), Some("'self'"), "{policy}");
+    assert_eq!(directive(policy, "style-src"), Some("'self'"), "{policy}");
+    assert_eq!(directive(policy, "connect-src"), Some("'self'"), "{policy}");
+    assert_eq!(
+        directive(policy, "frame-ancestors"),
+        Some("'none'"),
+        "{policy}"
+    );
+}
+
+#[tokio::test]
+async fn the_page_loads_its_script_and_style_from_files_and_has_nothing_inline() {
+    let html = TestApp::new().get("/").await.text();
+    assert!(
+        html.contains(r#"<script src="static/app.js" defer></script>"#),
+        "the script is a file"
+    );
+    assert!(
+        html.contains(r#"<link rel="stylesheet" href="static/app.css">"#),
+        "the style sheet is a file"
+    );
+    let lower = html.to_ascii_lowercase();
+    assert_eq!(lower.matches("<script").count(), 1, "one script element");
+    assert!(!lower.contains("<style"), "no style element");
+    assert!(!lower.contains(" style="), "no style attribute");
+    // Inline event handlers (onclick=, onload=, ...) would need 'unsafe-inline' too.
+    let handler = lower
+        .split(|c: char| c.is_ascii_whitespace())
+        .find(|word| word.starts_with("on") && word.contains('='));
+    assert_eq!(handler, None, "no inline event handler attribute");
+}
+
+#[tokio::test]
+async fn each_file_of_the_page_has_its_content_type_a_tag_and_a_revalidating_cache() {
+    let app = TestApp::new();
+    let mut tags = Vec::new();
+    for (path, content_type) in FILES {
+        let file = app.get(path).await;
+        assert_eq!(file.status, StatusCode::OK, "{path}");
+        assert_eq!(file.content_type(), content_type, "{path}");
+        assert_eq!(file.header("cache-control"), Some("no-cache"), "{path}");
+        assert_eq!(
+            file.header("x-content-type-options"),
+            Some("nosniff"),
+            "{path}"
+        );
+        assert!(file.body.len() > 500, "{path} has its content");
+        let tag = file.header("etag").expect("an ETag").to_owned();
+        assert!(
+            tag.len() == 18 && tag.starts_with('"') && tag.ends_with('"'),
+            "{path}: a strong tag, {tag}"
+        );
+        tags.push(tag);
+    }
+    tags.sort();
+    tags.dedup();
+    assert_eq!(tags.len(), FILES.len(), "each file has its own tag");
+}
+
+#[tokio::test]
+async fn a_request_naming_the_current_tag_gets_304_without_a_body() {
+    let app = TestApp::new();
+    for (path, _) in FILES {
+        let tag = app.get(path).await.header("etag").unwrap().to_owned();
+        let again = app
+            .send(
+                Request::get(path)
+                    .header(header::IF_NONE_MATCH, &tag)
+                    .body(Body::empty())
+                    .unwrap(),
+            )
+            .await;
+        assert_eq!(again.status, StatusCode::NOT_MODIFIED, "{path}");
+        assert!(again.body.is_empty(), "{path}: no body with 304");
+        assert_eq!(again.header("etag"), Some(tag.as_str()), "{path}");
+        assert_eq!(again.header("cache-control"), Some("no-cache"), "{path}");
+
+        let stale = app
+            .send(
+                Request::get(path)
+                    .header(header::IF_NONE_MATCH, "\"0000000000000000\"")
+                    .body(Body::empty())
+                    .unwrap(),
+            )
+            .await;
+        assert_eq!(stale.status, StatusCode::OK, "{path}: an old tag");
+        assert!(!stale.body.is_empty(), "{path}: the whole file");
+    }
+}
+
+#[tokio::test]
+async fn only_the_page_s_own_files_are_served_under_static() {
+    let app = TestApp::new();
+    for path in ["/static/", "/static/index.html", "/static/../Cargo.toml"] {
+        app.get(path)
+            .await
+            .problem(StatusCode::NOT_FOUND, "not_found", path);
+    }
+}

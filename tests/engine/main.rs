@@ -1,0 +1,7 @@
+//! The engine on its own, against independent oracles: every 3 × 3 position against a plain
+//! minimax, m,n,k games against known values and a memoised minimax, and property tests of the
+//! parser and the engine's invariants. One test binary, so the suite links once.
+
+mod mnk;
+mod oracle_3x3;
+mod properties;
