@@ -39,8 +39,14 @@ bash scripts/api-check.sh
 step "MCP with the official Python SDK (HTTP and stdio)"
 bash scripts/mcp-check.sh
 
-step "SIGTERM under load"
+step "SIGTERM under load (3 rounds; a reset or broken pipe is a loss)"
 bash scripts/sigterm.sh
+
+step "rolling update behind HAProxy (zero failed requests)"
+bash scripts/rollover.sh
+
+step "container: build the Dockerfile with podman on stand-in bases, run it read-only"
+bash scripts/container-test.sh
 
 step "contract fuzzing (schemathesis against openapi.yaml)"
 bash scripts/schemathesis.sh

@@ -71,6 +71,12 @@ pub struct Config {
     /// How long open requests get to finish after SIGTERM, in milliseconds.
     #[arg(long, env = "SHUTDOWN_GRACE_MS", default_value_t = 20_000)]
     pub shutdown_grace_ms: u64,
+    /// How long the server keeps accepting and serving after SIGTERM, with readiness already
+    /// false, before it closes the listener, in milliseconds: the time load balancers need to
+    /// notice (several readiness probe periods; a preStop sleep does the same from outside).
+    /// Connections the kernel has already completed are served either way.
+    #[arg(long, env = "SHUTDOWN_DELAY_MS", default_value_t = 0)]
+    pub shutdown_delay_ms: u64,
     /// `Host` headers `/mcp` accepts, comma-separated (`name` or `name:port`); `*` (the default)
     /// accepts any, for containers and load balancers. Set `localhost,127.0.0.1,::1` for a server
     /// on a desktop, where DNS rebinding is the risk.
@@ -151,6 +157,7 @@ impl Config {
         ServeOptions {
             header_read_timeout: Duration::from_millis(self.header_read_timeout_ms),
             shutdown_grace: Duration::from_millis(self.shutdown_grace_ms),
+            shutdown_delay: Duration::from_millis(self.shutdown_delay_ms),
         }
     }
 
