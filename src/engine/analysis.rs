@@ -292,11 +292,13 @@ pub struct SearchLimits {
 
 /// Units of search work per millisecond, times the number of cells, that
 /// [`SearchLimits::work_for`] grants. A node costs about as many operations as the board has
-/// cells, so the budget is scaled down on big boards. Calibrated on the reference 2-core machine
-/// (see BENCHMARKS-search.md) so that a search spends its budget in about half its time limit:
-/// the slowest rates measured there were 470 units/ms on a 15 × 15 midgame (this grants 213) and
-/// 2,244 on a 7 × 7 midgame (this grants 980).
-pub const WORK_PER_MS_TIMES_CELLS: u64 = 48_000;
+/// cells, so the budget is scaled down on big boards. Calibrated to the *median* 15 × 15 game
+/// position on the reference 2-core machine (see BENCHMARKS-search.md, "Work budget"): in
+/// Gomocup matches at 0.5 s a move the engine ran about 1,770 units/ms there, so this grants
+/// about 1,067 units/ms on 15 × 15 and the median search spends some 60 % of its time limit.
+/// Positions slower than that, smaller boards, and loaded machines reach the deadline first;
+/// their answers then depend on the clock (the README says what still reproduces).
+pub const WORK_PER_MS_TIMES_CELLS: u64 = 240_000;
 
 impl SearchLimits {
     /// The work budget matching a time limit of `millis` on `geometry`'s board: about half of the
@@ -307,7 +309,7 @@ impl SearchLimits {
     /// use minimax_move::engine::{Geometry, SearchLimits};
     /// let gomoku = Geometry::new(15, 15, 5).unwrap();
     /// let four = Geometry::new(5, 5, 4).unwrap();
-    /// assert_eq!(SearchLimits::work_for(gomoku, 1_000), 213_333);
+    /// assert_eq!(SearchLimits::work_for(gomoku, 1_000), 1_066_666);
     /// assert!(SearchLimits::work_for(four, 1_000) > SearchLimits::work_for(gomoku, 1_000));
     /// ```
     #[must_use]
