@@ -415,9 +415,9 @@ async fn same_seed_gives_the_same_answer() {
 /// seed, and in plain perfect play, while other searches load the machine.
 #[tokio::test]
 async fn searches_on_larger_boards_give_the_same_answer_every_time() {
-    // A fiftieth of the default work rate (a tenth of the worst-case calibration before it), as an
-    // operator would set on a slow machine: the budget
-    // then runs out far ahead of the clock even while the other tests load the machine.
+    // A fiftieth of the default work rate (a tenth of the old worst-case calibration), as an
+    // operator would set on a slow machine: the budget then runs out far ahead of the clock even
+    // while the other tests load the machine.
     let settings = Settings {
         search_work_rate: WORK_PER_MS_TIMES_CELLS / 50,
         ..Settings::default()
