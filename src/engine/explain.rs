@@ -40,13 +40,17 @@ pub fn line_name(geometry: Geometry, line: &[usize]) -> String {
 /// One short sentence about the chosen move, such as "X takes 4 and wins at once, completing the
 /// middle row." or "O blocks at 2; with best play the game is a draw."
 ///
-/// `result` is how the game ended if the move ended it.
+/// `result` is how the game ended if the move ended it; `pv` is the expected line of play
+/// starting with the chosen move. When that line is a win by continuous fours (each of the
+/// mover's moves threatens to win at once and the opponent's only reply is the block), the
+/// sentence names it: "X wins by force: four at 97, then 112, and five at 127."
 #[must_use]
 pub fn explanation(
     position: &Position,
     chosen: &MoveScore,
     best: &MoveScore,
     result: Option<&GameResult>,
+    pv: &[usize],
 ) -> String {
     let me = position.to_move();
     let them = me.opponent();
@@ -59,6 +63,15 @@ pub fn explanation(
             }
             None => format!("{me} plays {i}, the last free cell; the game is a draw."),
         };
+    }
+    if let Some(fours) = forcing_fours(position, chosen, pv) {
+        let (last, rest) = fours.split_last().expect("a forcing line has moves");
+        let list = rest
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(", then ");
+        return format!("{me} wins by force: four at {list}, and five at {last}.");
     }
     let threats = immediate_wins(position.geometry(), position.cells(), them);
     let mut verb = if threats.contains(&i) {
@@ -101,6 +114,41 @@ pub fn explanation(
             rating(h)
         ),
     }
+}
+
+/// The mover's moves of `pv` when `pv` is a proven win by continuous fours from `position`: an odd
+/// number of moves, at least three, where each of the mover's moves but the last threatens to win
+/// at once and the opponent's next move takes a winning cell (at the end, an open four leaves two),
+/// and the last move wins.
+fn forcing_fours(position: &Position, chosen: &MoveScore, pv: &[usize]) -> Option<Vec<usize>> {
+    let Value::Proven {
+        outcome: Outcome::Win,
+        ..
+    } = chosen.value
+    else {
+        return None;
+    };
+    if pv.len() < 3 || pv.len().is_multiple_of(2) || pv[0] != chosen.index {
+        return None;
+    }
+    let geometry = position.geometry();
+    let me = position.to_move();
+    let mut cells = position.cells().to_vec();
+    for pair in pv[..pv.len() - 1].chunks(2) {
+        let (attack, block) = (pair[0], pair[1]);
+        if cells.get(attack).copied().flatten().is_some() {
+            return None;
+        }
+        cells[attack] = Some(me);
+        if !immediate_wins(geometry, &cells, me).contains(&block) {
+            return None;
+        }
+        cells[block] = Some(me.opponent());
+    }
+    let last = pv[pv.len() - 1];
+    immediate_wins(geometry, &cells, me)
+        .contains(&last)
+        .then(|| pv.iter().step_by(2).copied().collect())
 }
 
 fn rating(h: f64) -> &'static str {

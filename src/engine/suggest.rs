@@ -143,6 +143,7 @@ pub fn suggest(position: &Position, options: &SuggestOptions) -> Suggestion {
         &chosen,
         analysis.best_move(),
         after.result.as_ref(),
+        &pv,
     );
     Suggestion {
         chosen,

@@ -4,7 +4,8 @@
 use std::time::{Duration, Instant};
 
 use minimax_move::engine::{
-    Analysis, Geometry, Outcome, Player, Position, Scoring, SearchLimits, Value, analyze,
+    Analysis, Geometry, Outcome, Player, Position, Scoring, SearchLimits, SuggestOptions, Value,
+    analyze, immediate_wins, suggest,
 };
 use proptest::prelude::*;
 
@@ -817,4 +818,63 @@ proptest! {
         let analysis = solve(&position, all_moves);
         check_pv(&position, &analysis);
     }
+}
+
+/// A 15 × 15 position where X wins by continuous fours: a closed three on row 7 and two stones on
+/// column 9 (O's stones in the corners balance the counts).
+#[test]
+fn a_win_by_continuous_fours_is_a_proven_win_with_its_forcing_line() {
+    let rows = [
+        "O.............O",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        ".........X.....",
+        "....OXXX.......",
+        ".........X.....",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "...............",
+        "O.............O",
+    ];
+    let cells = Position::parse_compact(&rows.concat()).unwrap();
+    let position = Position::new(geometry(15, 15, 5), cells, None).unwrap();
+    assert_eq!(position.to_move(), Player::X);
+    let options = SuggestOptions {
+        limits: SearchLimits {
+            max_depth: None,
+            deadline: None,
+            max_work: Some(2_000_000),
+            all_moves: false,
+        },
+        ..SuggestOptions::default()
+    };
+    let suggestion = suggest(&position, &options);
+    let chosen = suggestion.chosen;
+    assert!(chosen.value.is_exact(), "{chosen:?}");
+    assert_eq!(chosen.value.outcome(), Some(Outcome::Win));
+    let plies = chosen.value.plies().expect("a proven win has plies") as usize;
+    assert_eq!(suggestion.pv.len(), plies, "the line is the forcing line");
+    assert_eq!(suggestion.pv[0], chosen.index);
+    // Replay the line: each X move but the last threatens to win at once, and O takes the winning
+    // cell (an open four, at the end, leaves two: O takes one, X the other).
+    let g = position.geometry();
+    let mut board = position.cells().to_vec();
+    for pair in suggestion.pv[..plies - 1].chunks(2) {
+        board[pair[0]] = Some(Player::X);
+        assert!(immediate_wins(g, &board, Player::X).contains(&pair[1]));
+        board[pair[1]] = Some(Player::O);
+    }
+    assert!(immediate_wins(g, &board, Player::X).contains(&suggestion.pv[plies - 1]));
+    assert!(
+        suggestion
+            .explanation
+            .starts_with(&format!("X wins by force: four at {}, then ", chosen.index)),
+        "{}",
+        suggestion.explanation
+    );
 }
