@@ -138,37 +138,17 @@ pub async fn serve(
         stopping,
         alive,
     };
-    tokio::pin!(shutdown);
-    loop {
-        tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok((stream, peer)) => connections.spawn(stream, peer),
-                Err(error) => {
-                    log_accept_error(&error);
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                }
-            },
-            () = &mut shutdown => break,
-        }
-    }
+    accept_until(&listener, &connections, shutdown).await;
     tracing::info!(
         delay_ms = options.shutdown_delay.as_millis(),
         "shutting down: not ready; still accepting for the shutdown delay"
     );
-    let delay = tokio::time::sleep(options.shutdown_delay);
-    tokio::pin!(delay);
-    loop {
-        tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok((stream, peer)) => connections.spawn(stream, peer),
-                Err(error) => {
-                    log_accept_error(&error);
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                }
-            },
-            () = &mut delay => break,
-        }
-    }
+    accept_until(
+        &listener,
+        &connections,
+        tokio::time::sleep(options.shutdown_delay),
+    )
+    .await;
     close_door(&listener);
     let drained = drain_accept_queue(&listener, &connections).await;
     drop(listener);
@@ -183,6 +163,27 @@ pub async fn serve(
         }
     }
     Ok(())
+}
+
+/// Accepts and serves connections until `stop` completes.
+async fn accept_until(
+    listener: &TcpListener,
+    connections: &Connections,
+    stop: impl Future<Output = ()>,
+) {
+    tokio::pin!(stop);
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, peer)) => connections.spawn(stream, peer),
+                Err(error) => {
+                    log_accept_error(&error);
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+            },
+            () = &mut stop => return,
+        }
+    }
 }
 
 /// Makes the kernel complete no more handshakes on `listener`: a classic BPF program of one
