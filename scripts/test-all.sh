@@ -51,5 +51,8 @@ bash scripts/container-test.sh
 step "contract fuzzing (schemathesis against openapi.yaml)"
 bash scripts/schemathesis.sh
 
+step "supply chain (cargo-deny licences, bans, sources; CycloneDX SBOM)"
+bash scripts/supply-chain.sh
+
 step "browser tests (playwright-core + Debian chromium)"
 bash scripts/browser-test.sh
