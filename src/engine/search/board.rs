@@ -115,7 +115,7 @@ impl Board {
     pub fn new(geometry: Geometry, stones: &[Option<Player>]) -> Self {
         let (rows, cols, k) = (geometry.rows(), geometry.cols(), geometry.k());
         let n = geometry.cells();
-        let lines = geometry.lines();
+        let lines = geometry.line_list();
         let mut window_cells = Vec::with_capacity(lines.len() * k);
         let mut per_cell: Vec<Vec<u32>> = vec![Vec::new(); n];
         for (w, line) in lines.iter().enumerate() {
