@@ -28,6 +28,7 @@
 //! number of searches running at once and never with their number over time.
 
 mod board;
+mod gomoku;
 mod root_threats;
 mod table;
 mod threats;
@@ -79,6 +80,9 @@ const VCF_DEFENCE_BUDGET: u64 = 2_000;
 
 /// Searches a position that is not 3 × 3 tic-tac-toe.
 pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> Analysis {
+    if gomoku::applies(position) {
+        return gomoku::analyze(position, scoring, limits);
+    }
     let geometry = position.geometry();
     let mut table = PooledTable::acquire();
     let board = Board::new(geometry, position.cells());

@@ -1,0 +1,491 @@
+//! The pattern board: stones, and for every empty cell what each side would make by playing it,
+//! kept up to date stone by stone.
+//!
+//! The board is stored with a margin of `k - 1` wall cells on every side, so a cell's neighbours
+//! along a line never leave the array. Each cell keeps one key per direction (see
+//! [`pattern`](super::pattern)); a stone updates the keys of the `4 × 2 (k - 1)` cells that see it
+//! and re-reads their patterns. From the patterns the board keeps, per empty cell and side, a
+//! [`Threat`] (the strongest combination over the four lines) and a static value, and per side the
+//! number of empty cells at each threat level and the sum of the values: the evaluation and the
+//! threat checks then cost nothing.
+
+use super::eval::{Weights, threat_of};
+use super::pattern::{BLACK, EMPTY, Pattern, PatternTable, WALL, WHITE};
+use crate::engine::{Geometry, Player};
+
+/// What playing a cell does for one side, over its four lines, weakest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Threat {
+    /// No three or four.
+    Quiet,
+    /// A three (can become a four, not an open four).
+    Three,
+    /// An open three: left alone, it becomes an open four.
+    OpenThree,
+    /// Two open threes at once.
+    DoubleThree,
+    /// A four: the opponent must block its one completing cell.
+    Four,
+    /// A four and an open three at once.
+    FourThree,
+    /// An open four or two fours: wins unless the opponent completes a line first.
+    OpenFour,
+    /// Completes `k` in a row.
+    Five,
+}
+
+impl Threat {
+    /// The number of threat levels.
+    pub const COUNT: usize = 8;
+
+    /// Whether the opponent must answer it at once (a four or better).
+    pub fn is_four(self) -> bool {
+        self >= Self::Four
+    }
+}
+
+/// The side to move as an index: 0 for the first side's stones (black), 1 for the second's.
+pub fn index(player: Player) -> usize {
+    match player {
+        Player::X => 0,
+        Player::O => 1,
+    }
+}
+
+/// The four line directions, as steps in the padded array.
+fn steps(stride: usize) -> [isize; 4] {
+    [1, stride as isize, stride as isize + 1, stride as isize - 1]
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Cell {
+    /// `EMPTY`, `BLACK`, `WHITE` or `WALL`.
+    stone: u32,
+    /// Stones within two cells (a 5 × 5 square): candidate moves have some.
+    near: u8,
+    keys: [u32; 4],
+    patterns: [[Pattern; 4]; 2],
+    threat: [Threat; 2],
+    value: [i32; 2],
+}
+
+/// A board for the big-board search.
+pub struct Board {
+    table: &'static PatternTable,
+    weights: &'static Weights,
+    k: usize,
+    cols: usize,
+    pad: usize,
+    stride: usize,
+    steps: [isize; 4],
+    cells: Vec<Cell>,
+    /// The playable cells, as padded indices.
+    playable: Vec<u16>,
+    /// Per side, empty cells at each threat level.
+    threat_counts: [[u16; Threat::COUNT]; 2],
+    /// Per side, the sum of the values of the empty cells.
+    totals: [i32; 2],
+    stones: usize,
+    hash: u64,
+    zobrist: Vec<[u64; 2]>,
+    /// The moves played, for undo and for the principal variation.
+    history: Vec<u16>,
+    /// Per side, the empty cells that complete a line ([`Threat::Five`]) and those that make a
+    /// four or better, as bit sets over padded indices.
+    sets: Sets,
+    /// What each move changed, for undo: the cells as they were, then the counts and totals.
+    saved: Vec<(u16, Cell)>,
+    saved_counts: Vec<Saved>,
+}
+
+/// Words in a bit set over the padded cells (at most 23 × 23 = 529 of them).
+const WORDS: usize = 9;
+/// `[side][0 = fives, 1 = fours or better]`.
+type Sets = [[[u64; WORDS]; 2]; 2];
+/// The counts, totals and sets before a move, and where its saved cells start.
+type Saved = ([[u16; Threat::COUNT]; 2], [i32; 2], Sets, usize);
+
+fn set_bit(set: &mut [u64; WORDS], at: usize, on: bool) {
+    let (word, bit) = (at / 64, at % 64);
+    if on {
+        set[word] |= 1 << bit;
+    } else {
+        set[word] &= !(1 << bit);
+    }
+}
+
+fn bits(set: &[u64; WORDS]) -> impl Iterator<Item = usize> + '_ {
+    set.iter().enumerate().flat_map(|(w, &word)| {
+        let mut rest = word;
+        std::iter::from_fn(move || {
+            (rest != 0).then(|| {
+                let bit = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                w * 64 + bit
+            })
+        })
+    })
+}
+
+impl Board {
+    /// A board holding `cells` (row-major, the position's cells).
+    pub fn new(geometry: Geometry, cells: &[Option<Player>], weights: &'static Weights) -> Self {
+        let k = geometry.k();
+        let pad = k - 1;
+        let stride = geometry.cols() + 2 * pad;
+        let height = geometry.rows() + 2 * pad;
+        let blank = Cell {
+            stone: WALL,
+            near: 0,
+            keys: [0; 4],
+            patterns: [[Pattern::None; 4]; 2],
+            threat: [Threat::Quiet; 2],
+            value: [0; 2],
+        };
+        let mut board = Self {
+            table: PatternTable::for_k(k),
+            weights,
+            k,
+            cols: geometry.cols(),
+            pad,
+            stride,
+            steps: steps(stride),
+            cells: vec![blank; stride * height],
+            playable: Vec::with_capacity(geometry.cells()),
+            threat_counts: [[0; Threat::COUNT]; 2],
+            totals: [0; 2],
+            stones: 0,
+            hash: 0,
+            zobrist: Vec::new(),
+            history: Vec::new(),
+            sets: [[[0; WORDS]; 2]; 2],
+            saved: Vec::new(),
+            saved_counts: Vec::new(),
+        };
+        assert!(
+            stride * height <= WORDS * 64,
+            "board too large for the bit sets"
+        );
+        let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
+        board.zobrist = (0..stride * height)
+            .map(|_| [splitmix(&mut seed), splitmix(&mut seed)])
+            .collect();
+        for index in 0..geometry.cells() {
+            let at = board.padded(index);
+            board.cells[at].stone = EMPTY;
+            board.playable.push(at as u16);
+        }
+        // Walls are in every key from the start (written before any cell is counted).
+        for at in 0..board.cells.len() {
+            if board.cells[at].stone == WALL {
+                board.rekey(at, |key, shift| key | (WALL << shift), false);
+            }
+        }
+        for &at in &board.playable.clone() {
+            board.refresh_cell(at as usize);
+            board.tally(at as usize, 1);
+        }
+        for (index, cell) in cells.iter().enumerate() {
+            if let Some(player) = cell {
+                board.play(board.padded(index), index_of(*player));
+            }
+        }
+        board.history.clear();
+        board.saved.clear();
+        board.saved_counts.clear();
+        board
+    }
+
+    /// The padded index of a row-major cell index.
+    pub fn padded(&self, index: usize) -> usize {
+        let (row, col) = (index / self.cols, index % self.cols);
+        (row + self.pad) * self.stride + col + self.pad
+    }
+
+    /// The row-major cell index of a padded index.
+    pub fn unpadded(&self, at: usize) -> usize {
+        let (row, col) = (at / self.stride - self.pad, at % self.stride - self.pad);
+        row * self.cols + col
+    }
+
+    /// The playable cells (padded indices).
+    pub fn playable(&self) -> &[u16] {
+        &self.playable
+    }
+
+    /// Empty cells left.
+    pub fn empties(&self) -> usize {
+        self.playable.len() - self.stones
+    }
+
+    /// The position's hash (stones only; the side to move follows from the count).
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    /// Whether `at` is empty.
+    pub fn is_empty(&self, at: usize) -> bool {
+        self.cells[at].stone == EMPTY
+    }
+
+    /// Whether `at` is empty with a stone within two cells.
+    pub fn is_candidate(&self, at: usize) -> bool {
+        let cell = &self.cells[at];
+        cell.stone == EMPTY && cell.near > 0
+    }
+
+    /// What `side` makes by playing the empty cell `at`.
+    pub fn threat(&self, at: usize, side: usize) -> Threat {
+        self.cells[at].threat[side]
+    }
+
+    /// The static value of `at` for `side` (see [`Weights`]).
+    pub fn value(&self, at: usize, side: usize) -> i32 {
+        self.cells[at].value[side]
+    }
+
+    /// Empty cells where `side` makes `threat`.
+    pub fn count(&self, side: usize, threat: Threat) -> u16 {
+        self.threat_counts[side][threat as usize]
+    }
+
+    /// Whether `side` has a cell completing a line.
+    pub fn has_five(&self, side: usize) -> bool {
+        self.count(side, Threat::Five) > 0
+    }
+
+    /// Whether `side` has a cell making a four or better.
+    pub fn has_four_move(&self, side: usize) -> bool {
+        self.threat_counts[side][Threat::Four as usize..]
+            .iter()
+            .any(|&c| c > 0)
+    }
+
+    /// Whether `side` has an open three on the board: a cell making an open four.
+    pub fn has_open_three(&self, side: usize) -> bool {
+        self.count(side, Threat::OpenFour) > 0
+    }
+
+    /// The sum of `side`'s cell values.
+    pub fn total(&self, side: usize) -> i32 {
+        self.totals[side]
+    }
+
+    /// The first empty cell where `side` completes a line, if any.
+    pub fn five_cell(&self, side: usize) -> Option<usize> {
+        self.fives(side).next()
+    }
+
+    /// The empty cells where `side` completes a line.
+    pub fn fives(&self, side: usize) -> impl Iterator<Item = usize> + '_ {
+        bits(&self.sets[side][0])
+    }
+
+    /// The empty cells where `side` makes a four or better.
+    pub fn fours(&self, side: usize) -> impl Iterator<Item = usize> + '_ {
+        bits(&self.sets[side][1])
+    }
+
+    /// The empty cells where `side` makes `threat` or better, in board order.
+    pub fn cells_where(&self, side: usize, threat: Threat) -> impl Iterator<Item = usize> + '_ {
+        self.playable.iter().map(|&a| a as usize).filter(move |&a| {
+            let cell = &self.cells[a];
+            cell.stone == EMPTY && cell.threat[side] >= threat
+        })
+    }
+
+    /// Plays `side`'s stone on the empty cell `at`.
+    pub fn play(&mut self, at: usize, side: usize) {
+        debug_assert!(self.is_empty(at), "cell {at} is not empty");
+        self.saved_counts
+            .push((self.threat_counts, self.totals, self.sets, self.saved.len()));
+        self.tally(at, -1);
+        for side in 0..2 {
+            for set in &mut self.sets[side] {
+                set_bit(set, at, false);
+            }
+        }
+        let stone = if side == 0 { BLACK } else { WHITE };
+        self.cells[at].stone = stone;
+        // Before `mark`, which saves the cells it changes: undo restores them, `near` included.
+        self.near(at, 1);
+        self.mark(at, stone);
+        self.hash ^= self.zobrist[at][side];
+        self.stones += 1;
+        self.history.push(at as u16);
+    }
+
+    /// Takes back the stone of `side` on `at`, the last move played.
+    pub fn undo(&mut self, at: usize, side: usize) {
+        debug_assert_eq!(self.history.last(), Some(&(at as u16)));
+        self.history.pop();
+        let (counts, totals, sets, mark) = self.saved_counts.pop().expect("a move to undo");
+        self.sets = sets;
+        for (cell, saved) in self.saved.drain(mark..).rev() {
+            self.cells[cell as usize] = saved;
+        }
+        self.cells[at].stone = EMPTY;
+        self.threat_counts = counts;
+        self.totals = totals;
+        self.near(at, -1);
+        self.hash ^= self.zobrist[at][side];
+        self.stones -= 1;
+    }
+
+    /// Adds (`sign` 1) or removes (-1) the empty cell `at` from the per-side counts and totals.
+    fn tally(&mut self, at: usize, sign: i32) {
+        let cell = self.cells[at];
+        for side in 0..2 {
+            let slot = &mut self.threat_counts[side][cell.threat[side] as usize];
+            *slot = (i32::from(*slot) + sign) as u16;
+            self.totals[side] += sign * cell.value[side];
+        }
+    }
+
+    fn near(&mut self, at: usize, delta: i8) {
+        for dr in -2isize..=2 {
+            for dc in -2isize..=2 {
+                let other = at as isize + dr * self.stride as isize + dc;
+                if let Some(cell) = self.cells.get_mut(other as usize) {
+                    cell.near = cell.near.wrapping_add_signed(delta);
+                }
+            }
+        }
+    }
+
+    /// Writes `stone` into the keys of the cells that see `at`, and refreshes them.
+    fn mark(&mut self, at: usize, stone: u32) {
+        self.rekey(at, |key, shift| key | (stone << shift), true);
+    }
+
+    fn rekey(&mut self, at: usize, change: impl Fn(u32, u32) -> u32, refresh: bool) {
+        let reach = self.k as isize - 1;
+        for dir in 0..4 {
+            let step = self.steps[dir];
+            for j in (-reach..=reach).filter(|&j| j != 0) {
+                let other = at as isize + j * step;
+                if other < 0 || other as usize >= self.cells.len() {
+                    continue;
+                }
+                let other = other as usize;
+                // `at` is `-j` steps from `other`.
+                let shift = PatternTable::shift(self.k, -j);
+                if refresh {
+                    self.saved.push((other as u16, self.cells[other]));
+                }
+                let cell = &mut self.cells[other];
+                cell.keys[dir] = change(cell.keys[dir], shift);
+                if refresh && cell.stone == EMPTY {
+                    self.tally(other, -1);
+                    self.refresh_dir(other, dir);
+                    self.tally(other, 1);
+                }
+            }
+        }
+    }
+
+    fn refresh_cell(&mut self, at: usize) {
+        for dir in 0..4 {
+            let key = self.cells[at].keys[dir];
+            for side in 0..2 {
+                self.cells[at].patterns[side][dir] = self.table.get(key, side);
+            }
+        }
+        self.summarize(at);
+    }
+
+    fn refresh_dir(&mut self, at: usize, dir: usize) {
+        let key = self.cells[at].keys[dir];
+        for side in 0..2 {
+            self.cells[at].patterns[side][dir] = self.table.get(key, side);
+        }
+        self.summarize(at);
+    }
+
+    fn summarize(&mut self, at: usize) {
+        let cell = &mut self.cells[at];
+        for side in 0..2 {
+            let patterns = cell.patterns[side];
+            let threat = threat_of(patterns);
+            cell.threat[side] = threat;
+            cell.value[side] = self.weights.cell_value(patterns, threat);
+            set_bit(&mut self.sets[side][0], at, threat == Threat::Five);
+            set_bit(&mut self.sets[side][1], at, threat >= Threat::Four);
+        }
+    }
+}
+
+/// The index of a player's stones.
+fn index_of(player: Player) -> usize {
+    index(player)
+}
+
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::eval::WEIGHTS;
+    use super::*;
+
+    /// Every cell's patterns, threats and values, and the per-side counts and totals.
+    type Snapshot = (
+        Vec<([[Pattern; 4]; 2], [Threat; 2], [i32; 2], u8)>,
+        [[u16; 8]; 2],
+        [i32; 2],
+    );
+
+    fn snapshot(board: &Board) -> Snapshot {
+        let cells = board
+            .playable()
+            .iter()
+            .map(|&a| a as usize)
+            .filter(|&a| board.is_empty(a))
+            .map(|a| {
+                let cell = &board.cells[a];
+                (cell.patterns, cell.threat, cell.value, cell.near)
+            })
+            .collect();
+        (cells, board.threat_counts, board.totals)
+    }
+
+    #[test]
+    fn incremental_updates_match_a_board_built_from_scratch() {
+        let mut seed = 7u64;
+        for (rows, cols, k) in [(15, 15, 5), (10, 12, 4), (11, 11, 6), (15, 15, 4)] {
+            let geometry = Geometry::new(rows, cols, k).unwrap();
+            let n = geometry.cells();
+            let mut cells: Vec<Option<Player>> = vec![None; n];
+            let mut board = Board::new(geometry, &cells, &WEIGHTS);
+            let mut played = Vec::new();
+            for turn in 0..n.min(120) {
+                let empty: Vec<usize> = (0..n).filter(|&i| cells[i].is_none()).collect();
+                let cell = empty[(splitmix(&mut seed) % empty.len() as u64) as usize];
+                let player = if turn % 2 == 0 { Player::X } else { Player::O };
+                cells[cell] = Some(player);
+                board.play(board.padded(cell), index(player));
+                played.push((cell, player));
+                assert_eq!(
+                    snapshot(&board),
+                    snapshot(&Board::new(geometry, &cells, &WEIGHTS)),
+                    "{rows}x{cols} k={k} after {turn} moves"
+                );
+                assert_eq!(board.hash(), Board::new(geometry, &cells, &WEIGHTS).hash());
+            }
+            while let Some((cell, player)) = played.pop() {
+                board.undo(board.padded(cell), index(player));
+                cells[cell] = None;
+                assert_eq!(
+                    snapshot(&board),
+                    snapshot(&Board::new(geometry, &cells, &WEIGHTS))
+                );
+            }
+        }
+    }
+}

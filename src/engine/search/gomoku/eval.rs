@@ -1,0 +1,87 @@
+//! The static evaluation: values for line patterns and their combinations, tuned by matches
+//! (see BENCHMARKS-search.md, "Evaluation weights").
+//!
+//! A cell's value for a side is the sum over its four lines of the value of the pattern the side
+//! would make there, plus a bonus for the combination ([`Threat`]). A position's evaluation for the
+//! side to move is the sum of its cells' values for that side, weighted up by the tempo factor,
+//! minus the same sum for the opponent. Both sums are kept by the board as stones come and go.
+
+use super::board::Threat;
+use super::pattern::Pattern;
+
+/// Evaluation weights.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Value of each line pattern, by [`Pattern`] order.
+    pub pattern: [i32; Pattern::COUNT],
+    /// Extra value of each combination, by [`Threat`] order.
+    pub threat: [i32; Threat::COUNT],
+    /// The side to move's sum counts `tempo / 16` times (its threats come first).
+    pub tempo: i32,
+    /// In move ordering, the value of a cell to the mover counts `attack / 16` times its value
+    /// to the opponent (the block).
+    pub attack: i32,
+}
+
+/// The weights the engine plays with.
+pub static WEIGHTS: Weights = Weights {
+    //        None Block1 Flex1 Block2 Flex2 Block3 Flex3 Block4 Flex4 Five
+    pattern: [0, 1, 3, 6, 14, 18, 50, 60, 300, 1000],
+    //       Quiet Three OpenThree DoubleThree Four FourThree OpenFour Five
+    threat: [0, 0, 0, 150, 0, 300, 600, 2000],
+    tempo: 24,
+    attack: 20,
+};
+
+impl Weights {
+    /// The value of a cell whose four lines make `patterns`, which combine to `threat`.
+    pub fn cell_value(&self, patterns: [Pattern; 4], threat: Threat) -> i32 {
+        let lines: i32 = patterns.iter().map(|&p| self.pattern[p as usize]).sum();
+        lines + self.threat[threat as usize]
+    }
+}
+
+/// The strongest combination the four `patterns` of one cell make.
+pub fn threat_of(patterns: [Pattern; 4]) -> Threat {
+    let mut fours = 0;
+    let mut open_threes = 0;
+    let mut threes = 0;
+    for p in patterns {
+        match p {
+            Pattern::Five => return Threat::Five,
+            Pattern::Flex4 => fours += 2,
+            Pattern::Block4 => fours += 1,
+            Pattern::Flex3 => open_threes += 1,
+            Pattern::Block3 => threes += 1,
+            _ => {}
+        }
+    }
+    match (fours, open_threes) {
+        (2.., _) => Threat::OpenFour,
+        (1, 1..) => Threat::FourThree,
+        (1, 0) => Threat::Four,
+        (0, 2..) => Threat::DoubleThree,
+        (0, 1) => Threat::OpenThree,
+        _ if threes > 0 => Threat::Three,
+        _ => Threat::Quiet,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_five_in_any_line_outranks_everything_else() {
+        use Pattern::{Block3, Block4, Five, Flex3, Flex4, None};
+        assert_eq!(threat_of([Flex4, Five, None, None]), Threat::Five);
+        assert_eq!(threat_of([Flex4, None, None, None]), Threat::OpenFour);
+        assert_eq!(threat_of([Block4, None, Block4, None]), Threat::OpenFour);
+        assert_eq!(threat_of([Block4, Flex3, None, None]), Threat::FourThree);
+        assert_eq!(threat_of([Block4, Block3, None, None]), Threat::Four);
+        assert_eq!(threat_of([Flex3, None, Flex3, None]), Threat::DoubleThree);
+        assert_eq!(threat_of([Flex3, Block3, None, None]), Threat::OpenThree);
+        assert_eq!(threat_of([Block3, None, None, None]), Threat::Three);
+        assert_eq!(threat_of([None; 4]), Threat::Quiet);
+    }
+}

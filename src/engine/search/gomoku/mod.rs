@@ -1,0 +1,42 @@
+//! The search for big boards (at least [`MIN_CELLS`] cells, `k` from 4 to 6): the game gomoku
+//! players know, played with their tools.
+//!
+//! - [`pattern`]: what a stone makes along a line (five, open four, four, open three, three,
+//!   twos), one table per `k`;
+//! - [`board`]: the stones and, kept up to date stone by stone, each empty cell's patterns, its
+//!   strongest combination ([`board::Threat`]) and its value for each side;
+//! - [`eval`]: the weights of the patterns and combinations, and so the static evaluation;
+//! - [`threats`]: victory by continuous fours (VCF), a proven win when found;
+//! - [`moves`]: which moves a node tries (forced blocks, defences against open threes and
+//!   against the opponent's VCF, else the best quiet moves near the stones), in what order;
+//! - [`negamax`]: principal-variation search with the transposition table ([`table`]), killer
+//!   and history ordering, late-move reductions and a VCF check at the horizon;
+//! - [`root`]: iterative deepening until the work budget or the deadline ([`budget`]) stops it.
+//!
+//! **Honesty.** A win by continuous fours found at the root is proven (every defender reply in it
+//! is forced) and reported exactly, with its plies. Everything else is an estimate: the search
+//! skips moves (only the best quiet moves, only the standard defences), so even a win or loss it
+//! finds is reported as an estimate, above (or below) every evaluation.
+
+mod board;
+mod budget;
+mod eval;
+mod moves;
+mod negamax;
+mod pattern;
+mod root;
+mod table;
+mod threats;
+
+use crate::engine::{Geometry, Position};
+
+pub use root::analyze;
+
+/// Boards with fewer cells keep the exhaustive solver, which proves them.
+pub const MIN_CELLS: usize = 100;
+
+/// Whether a position is searched here rather than by the small-board solver.
+pub fn applies(position: &Position) -> bool {
+    let geometry: Geometry = position.geometry();
+    geometry.cells() >= MIN_CELLS && (pattern::MIN_K..=pattern::MAX_K).contains(&geometry.k())
+}

@@ -1,0 +1,122 @@
+//! Which moves a node of the big-board search tries, and in what order.
+//!
+//! - Against a four (a cell where the opponent completes a line) only the block.
+//! - Against an open three (a cell where the opponent makes an open four) only the replies that
+//!   stop it or counter with a four: the cells where the opponent makes a four or better, and the
+//!   mover's own fours. Any other move lets the opponent make an open four and win.
+//! - Against a win by continuous fours the opponent would have if the mover passed, the cells of
+//!   that line and the mover's own fours (the usual defences; the search then checks each).
+//! - Otherwise the empty cells within two of a stone, best first by their value to the mover
+//!   (attack) and to the opponent (defence), of which only the best few are kept (the limit is the
+//!   caller's).
+
+use super::board::{Board, Threat};
+use super::eval::Weights;
+
+/// Bonus in ordering for the table's move and for killer moves.
+const TABLE_MOVE_BONUS: i32 = 1 << 28;
+const KILLER_BONUS: i32 = 1 << 20;
+
+/// What the side to move faces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pressure {
+    /// The opponent completes a line at this cell unless it is blocked.
+    Four(usize),
+    /// The opponent has an open three.
+    OpenThree,
+    /// Nothing forcing.
+    None,
+}
+
+/// What `side` faces on `board`; the caller has checked it has no completing cell itself and that
+/// the opponent has at most one.
+pub fn pressure(board: &Board, side: usize) -> Pressure {
+    let other = 1 - side;
+    if let Some(block) = board.five_cell(other) {
+        Pressure::Four(block)
+    } else if board.has_open_three(other) {
+        Pressure::OpenThree
+    } else {
+        Pressure::None
+    }
+}
+
+/// What a node knows besides the board: its opponent's threat line, its move limit, and hints
+/// from earlier searches for ordering.
+pub struct Hints<'h> {
+    /// The opponent's threat line to answer when it has one (see the module).
+    pub defence: Option<&'h [usize]>,
+    /// Most quiet moves to keep, if limited.
+    pub limit: Option<usize>,
+    /// The best move the table remembers, if any.
+    pub table_move: Option<usize>,
+    /// Moves that caused cut-offs at this ply.
+    pub killers: [u16; 2],
+    /// Cut-off counts by cell and side.
+    pub history: &'h [[u32; 2]],
+}
+
+/// Fills `moves` with `(order, cell)` for `side`, best first, limited as the module says.
+pub fn generate(
+    board: &Board,
+    side: usize,
+    pressure: Pressure,
+    weights: &Weights,
+    hints: &Hints<'_>,
+    moves: &mut Vec<(i32, usize)>,
+) {
+    moves.clear();
+    let other = 1 - side;
+    let score = |at: usize| -> i32 {
+        let mut s = weights.attack * board.value(at, side) / 16 + board.value(at, other);
+        if hints.table_move == Some(at) {
+            s += TABLE_MOVE_BONUS;
+        } else if hints.killers.contains(&(at as u16)) {
+            s += KILLER_BONUS;
+        }
+        s + (hints.history[at][side] as i32).min(KILLER_BONUS - 1) / 64
+    };
+    match pressure {
+        Pressure::Four(block) => {
+            moves.push((0, block));
+            return;
+        }
+        Pressure::OpenThree => {
+            for at in board.fours(other).chain(board.fours(side)) {
+                if !moves.iter().any(|&(_, m)| m == at) {
+                    moves.push((score(at), at));
+                }
+            }
+        }
+        Pressure::None => match hints.defence {
+            Some(line) => {
+                for &at in line {
+                    if board.is_empty(at) && !moves.iter().any(|&(_, m)| m == at) {
+                        moves.push((score(at), at));
+                    }
+                }
+                for at in board.fours(side) {
+                    if !moves.iter().any(|&(_, m)| m == at) {
+                        moves.push((score(at), at));
+                    }
+                }
+            }
+            None => {
+                for at in board.playable().iter().map(|&a| a as usize) {
+                    if board.is_candidate(at) {
+                        moves.push((score(at), at));
+                    }
+                }
+            }
+        },
+    }
+    moves.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    if let (Some(limit), Pressure::None, None) = (hints.limit, pressure, hints.defence) {
+        moves.truncate(limit);
+    }
+}
+
+/// Whether a move is quiet enough to be searched with a reduced depth when it comes late.
+pub fn is_quiet(board: &Board, at: usize, side: usize) -> bool {
+    board.threat(at, side) < Threat::OpenThree && board.threat(at, 1 - side) < Threat::OpenThree
+}

@@ -1,0 +1,324 @@
+//! The root of the big-board search: a proven win by continuous fours answers at once; otherwise
+//! iterative deepening over the candidate moves until the work budget or the deadline stops it,
+//! and every legal move gets a value for the [`Analysis`].
+
+use super::board::{Board, index};
+use super::budget::Budget;
+use super::eval::WEIGHTS;
+use super::negamax::{EVAL_MAX, INFINITY, MATE_BOUND, MAX_PLY, Searcher, WIN};
+use super::threats::{Vcf, Vct};
+use crate::engine::{Analysis, Evaluation, MoveScore, Position, Scoring, SearchLimits};
+
+/// Nodes allowed for the root's own VCF, and its most fours (real games have VCFs of 14 fours).
+const ROOT_VCF_BUDGET: u64 = 200_000;
+const ROOT_VCF_FOURS: [u32; 3] = [6, 12, 30];
+/// Most nodes for the root's VCT (attack), and its share of the work budget (1 / this).
+const VCT_BUDGET: u64 = 100_000;
+const VCT_SHARE: u64 = 8;
+/// Most attacker threats in the root's VCT.
+const VCT_MAX_THREATS: u32 = 8;
+/// Nodes for each check of whether a root move leaves the opponent a VCT.
+const VCT_DEFENCE_BUDGET: u64 = 1_500;
+/// Root moves that stop the opponent's VCT looked for before the others are given up.
+const SAFE_MOVES_WANTED: usize = 10;
+/// Divisor before `tanh` when reporting an estimate.
+const ESTIMATE_SCALE: f64 = 8_000.0;
+/// Deepest iteration.
+const MAX_DEPTH: i32 = 64;
+
+/// One candidate at the root and what the last iterations said of it.
+#[derive(Clone, Debug)]
+struct RootMove {
+    /// Padded cell.
+    at: usize,
+    /// Its value at the last depth it was searched to: exact for the best move, an upper bound for
+    /// the others (they failed low against it), or exact for all in all-moves mode.
+    score: i32,
+}
+
+/// Analyses a big-board position (see the module docs of [`super`]).
+pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> Analysis {
+    let geometry = position.geometry();
+    let mut board = Board::new(geometry, position.cells(), &WEIGHTS);
+    let side = index(position.to_move());
+    // Short wins first: each round allows more fours, within one budget.
+    let mut vcf = Vcf::new(ROOT_VCF_BUDGET);
+    for fours in ROOT_VCF_FOURS {
+        let left = ROOT_VCF_BUDGET.saturating_sub(vcf.nodes());
+        vcf.set_budget(left);
+        if let Some(line) = vcf.find(&mut board, side, fours) {
+            return forced_win(position, scoring, board, line, vcf.nodes());
+        }
+    }
+    let mut budget = Budget::new(limits.max_work, limits.deadline);
+    budget.spend(vcf.nodes());
+    let vct_budget = limits
+        .max_work
+        .map_or(VCT_BUDGET, |w| (w / VCT_SHARE).min(VCT_BUDGET));
+    let mut vct = Vct::new(vct_budget);
+    let won = vct.find(&mut board, side, VCT_MAX_THREATS);
+    budget.spend(vct.nodes());
+    let mut cells = root_moves(&board);
+    if let Some(first) = won {
+        return threat_win(position, scoring, board, first, budget.nodes());
+    }
+    let before = vct.nodes();
+    defend(&mut board, &mut cells, side, &mut vct);
+    budget.spend(vct.nodes() - before);
+    let mut searcher = Searcher::new(board, budget, &WEIGHTS);
+    let mut root: Vec<RootMove> = cells
+        .into_iter()
+        .map(|at| RootMove { at, score: 0 })
+        .collect();
+    let last_depth = limits
+        .max_depth
+        .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
+    let mut completed = 0;
+    let mut pv: Vec<u16> = vec![root[0].at as u16];
+    for depth in 1..=last_depth {
+        if depth > 1 && searcher.budget.stopped() {
+            break;
+        }
+        searcher.budget.hold(depth == 1);
+        let Some((line, full)) = iterate(&mut searcher, &mut root, depth, side, limits.all_moves)
+        else {
+            break;
+        };
+        pv = line;
+        if !full {
+            break;
+        }
+        completed = depth;
+        if root[0].score.abs() > MATE_BOUND {
+            break;
+        }
+    }
+    let nodes = searcher.budget.nodes();
+    let moves = score_moves(&mut searcher, &root, side, scoring, position);
+    let mut analysis = Analysis::from_moves(moves, nodes, Some(completed.max(1) as u32));
+    analysis.pv = pv
+        .iter()
+        .map(|&a| searcher.board.unpadded(a as usize))
+        .collect();
+    analysis
+}
+
+/// One iteration at `depth`: every root move searched, the best first (PVS: the others with a
+/// null window, re-searched when they beat it). Returns the principal variation and whether the
+/// iteration finished, or `None` when the budget stopped it before its first move was done. A
+/// move that beats the first one before the stop is kept: it is better at this depth.
+fn iterate(
+    searcher: &mut Searcher,
+    root: &mut [RootMove],
+    depth: i32,
+    side: usize,
+    all_moves: bool,
+) -> Option<(Vec<u16>, bool)> {
+    let other = 1 - side;
+    let mut alpha = -INFINITY;
+    let mut best: Option<(usize, Vec<u16>)> = None;
+    let mut scores: Vec<Option<i32>> = vec![None; root.len()];
+    for i in 0..root.len() {
+        let at = root[i].at;
+        searcher.board.play(at, side);
+        let score = if i == 0 || all_moves {
+            let high = if all_moves { INFINITY } else { -alpha };
+            -searcher.negamax(depth - 1, 1, -INFINITY, high, other)
+        } else {
+            let s = -searcher.negamax(depth - 1, 1, -alpha - 1, -alpha, other);
+            if s > alpha && !searcher.budget.stopped() {
+                -searcher.negamax(depth - 1, 1, -INFINITY, -alpha, other)
+            } else {
+                s
+            }
+        };
+        searcher.board.undo(at, side);
+        if searcher.budget.stopped() {
+            break;
+        }
+        scores[i] = Some(score);
+        if score > alpha {
+            alpha = score;
+            let mut line = vec![at as u16];
+            line.extend_from_slice(searcher.pv(1));
+            best = Some((i, line));
+        }
+    }
+    let (best_index, line) = best?;
+    let full = scores.iter().all(Option::is_some);
+    // Searched moves take their new value (an upper bound below the best), the rest keep their
+    // earlier one but stay below the best; the best goes first, then the others by value.
+    for (i, (m, s)) in root.iter_mut().zip(&scores).enumerate() {
+        if let Some(s) = s {
+            m.score = *s;
+        }
+        if i != best_index {
+            m.score = m.score.min(alpha - 1);
+        }
+    }
+    root[..=best_index].rotate_right(1);
+    root[1..].sort_by_key(|m| std::cmp::Reverse(m.score));
+    Some((line, full))
+}
+
+/// When the opponent would win by continuous threats if the side to move passed, keeps only the
+/// root moves after which it no longer can (checked in static order until
+/// [`SAFE_MOVES_WANTED`] are found), unless none is found: then every move stays.
+fn defend(board: &mut Board, cells: &mut Vec<usize>, side: usize, vct: &mut Vct) {
+    let other = 1 - side;
+    if board.has_five(other) || board.has_open_three(other) {
+        // The tree search answers fours and open threes with its own forced replies.
+        return;
+    }
+    if vct.find(board, other, VCT_MAX_THREATS).is_none() {
+        return;
+    }
+    let mut order: Vec<(i32, usize)> = cells
+        .iter()
+        .map(|&at| (-(board.value(at, side) + board.value(at, other)), at))
+        .collect();
+    order.sort_unstable();
+    let mut check = Vct::new(VCT_DEFENCE_BUDGET);
+    let mut safe = Vec::new();
+    for (_, at) in order {
+        board.play(at, side);
+        let refuted =
+            board.five_cell(side).is_none() && check.find(board, other, VCT_MAX_THREATS).is_some();
+        board.undo(at, side);
+        if !refuted {
+            safe.push(at);
+            if safe.len() >= SAFE_MOVES_WANTED {
+                break;
+            }
+        }
+    }
+    if !safe.is_empty() {
+        *cells = safe;
+    }
+}
+
+/// The analysis when the side to move wins by continuous threats starting at `first`: that move
+/// is the best, with an estimate above every evaluation (the threat search prunes the defences
+/// to the standard ones, so the win is not reported as proven), every other move a one-ply
+/// estimate.
+fn threat_win(
+    position: &Position,
+    scoring: Scoring,
+    board: Board,
+    first: usize,
+    nodes: u64,
+) -> Analysis {
+    let side = index(position.to_move());
+    let cell = board.unpadded(first);
+    let mut searcher = Searcher::new(board, Budget::new(None, None), &WEIGHTS);
+    let root = [RootMove {
+        at: first,
+        score: WIN - MAX_PLY as i32,
+    }];
+    let moves = score_moves(&mut searcher, &root, side, scoring, position);
+    let mut analysis = Analysis::from_moves(moves, nodes, Some(1));
+    analysis.pv = vec![cell];
+    analysis
+}
+
+/// The cells searched at the root: every empty cell within two of a stone, or the centre of an
+/// empty board.
+fn root_moves(board: &Board) -> Vec<usize> {
+    let moves: Vec<usize> = board
+        .playable()
+        .iter()
+        .map(|&a| a as usize)
+        .filter(|&a| board.is_candidate(a))
+        .collect();
+    if moves.is_empty() {
+        let empties: Vec<usize> = board
+            .playable()
+            .iter()
+            .map(|&a| a as usize)
+            .filter(|&a| board.is_empty(a))
+            .collect();
+        vec![empties[empties.len() / 2]]
+    } else {
+        moves
+    }
+}
+
+/// Every legal move with its value: the searched ones their search value, the others a one-ply
+/// static estimate kept below every searched move.
+fn score_moves(
+    searcher: &mut Searcher,
+    root: &[RootMove],
+    side: usize,
+    scoring: Scoring,
+    position: &Position,
+) -> Vec<MoveScore> {
+    let floor = root.iter().map(|m| m.score).min().unwrap_or(0);
+    position
+        .empty_cells()
+        .map(|cell| {
+            let at = searcher.board.padded(cell);
+            let value = match root.iter().find(|m| m.at == at) {
+                Some(m) => m.score,
+                None => {
+                    searcher.board.play(at, side);
+                    let value = -searcher.evaluate(1 - side);
+                    searcher.board.undo(at, side);
+                    value.min(floor - 1)
+                }
+            };
+            MoveScore::new(
+                cell,
+                Evaluation::Heuristic(estimate(value)),
+                scoring,
+                position.geometry(),
+                position.empty_count(),
+            )
+        })
+        .collect()
+}
+
+/// An internal score mapped strictly inside (-1, 1), keeping its order (searched wins and losses
+/// above and below every evaluation: the search does not prove them, see the module docs).
+fn estimate(value: i32) -> f64 {
+    let clamped = if value > MATE_BOUND {
+        EVAL_MAX + 1 + (MAX_PLY as i32 * 2 - (WIN - value)).max(0)
+    } else if value < -MATE_BOUND {
+        -(EVAL_MAX + 1 + (MAX_PLY as i32 * 2 - (WIN + value)).max(0))
+    } else {
+        value.clamp(-EVAL_MAX, EVAL_MAX)
+    };
+    0.998 * (f64::from(clamped) / ESTIMATE_SCALE).tanh()
+}
+
+/// The analysis when the side to move wins by continuous fours along `line`: its first move is a
+/// proven win in `line.len()` plies (the forcing line's length), every other move a one-ply
+/// estimate.
+fn forced_win(
+    position: &Position,
+    scoring: Scoring,
+    board: Board,
+    line: Vec<usize>,
+    nodes: u64,
+) -> Analysis {
+    let geometry = position.geometry();
+    let side = index(position.to_move());
+    let first = board.unpadded(line[0]);
+    let pv: Vec<usize> = line.iter().map(|&a| board.unpadded(a)).collect();
+    let mut searcher = Searcher::new(board, Budget::new(None, None), &WEIGHTS);
+    let mut moves = score_moves(&mut searcher, &[], side, scoring, position);
+    let plies = line.len() as i32;
+    for m in &mut moves {
+        if m.index == first {
+            *m = MoveScore::new(
+                first,
+                Evaluation::Exact(geometry.max_score() - plies),
+                scoring,
+                geometry,
+                position.empty_count(),
+            );
+        }
+    }
+    let mut analysis = Analysis::from_moves(moves, nodes, Some(plies as u32));
+    analysis.pv = pv;
+    analysis
+}
