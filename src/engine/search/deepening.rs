@@ -8,7 +8,8 @@ use super::budget::Budget;
 use super::eval;
 use super::grid::Grid;
 use super::negamax::Negamax;
-use super::proof::{PROOF_JUMP_EMPTIES, SHALLOW_DEPTH};
+use super::proof::{PROOF_JUMP_EMPTIES, SHALLOW_DEPTH, draw_proof_applies, draw_results};
+use super::proof_number::prove_draw;
 use super::pv::principal_variation;
 use super::root::{Iteration, RootMove, RootResult, RootSearch};
 use super::score::INFINITY;
@@ -91,6 +92,9 @@ impl<'t> Searcher<'t> {
         // Small boards jump from a shallow iteration straight to the full-depth proof: the
         // heuristic iterations in between cost more than they save there.
         let jump_to_proof = empties <= PROOF_JUMP_EMPTIES && last_depth == empties;
+        // Where proof-number search proves draws faster than alpha-beta, it runs after the
+        // shallow iterations (the fallback answer).
+        let mut draw_proof = draw_proof_applies(geometry, limits, last_depth == empties);
         let mut results: Vec<RootResult> = Vec::new();
         let mut completed = 0;
         let mut depth = 1;
@@ -105,6 +109,17 @@ impl<'t> Searcher<'t> {
             iterations.search.budget.arm(depth > 1);
             if depth > 1 && iterations.search.budget.spent() {
                 break;
+            }
+            if draw_proof && depth > SHALLOW_DEPTH {
+                draw_proof = false;
+                if let Some(holding) = prove_draw(iterations.search, geometry, root) {
+                    results = draw_results(root, holding);
+                    completed = empties;
+                    break;
+                }
+                if iterations.search.budget.aborted() {
+                    break;
+                }
             }
             let full_depth = depth == empties;
             let iteration = if limits.all_moves {

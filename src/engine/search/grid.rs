@@ -255,6 +255,11 @@ impl Grid {
         self.symmetries.canonical_key()
     }
 
+    /// The symmetry-reduced key after a stone of `side` on the empty `cell`.
+    pub fn canonical_key_after(&self, cell: usize, side: Side) -> u64 {
+        self.symmetries.canonical_key_after(cell, side)
+    }
+
     /// `cell` seen through symmetry `t`.
     pub fn canonical_cell(&self, t: usize, cell: usize) -> usize {
         self.symmetries.canonical_cell(t, cell)

@@ -41,6 +41,7 @@ mod negamax;
 mod pairing;
 mod patterns;
 mod proof;
+mod proof_number;
 mod pv;
 mod root;
 mod root_threats;

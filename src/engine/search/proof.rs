@@ -6,7 +6,9 @@
 //! iterations straight to the full-depth proof, which first decides win, draw or loss and only
 //! then the exact length of a win or a loss.
 
-use super::root::{Iteration, RootResult, RootSearch};
+use super::super::{Geometry, SearchLimits};
+use super::THREAT_MIN_CELLS;
+use super::root::{Iteration, RootMove, RootResult, RootSearch};
 use super::score::{HEURISTIC_MAX, INFINITY};
 use super::table::Bound;
 
@@ -15,6 +17,51 @@ pub const PROOF_JUMP_EMPTIES: i32 = 40;
 /// Iterations run before jumping to the full-depth proof on small boards (a fallback answer if
 /// the deadline cuts the proof).
 pub const SHALLOW_DEPTH: i32 = 4;
+
+/// Proof-number search ([`super::proof_number`]) proves draws only on boards with `k` at least
+/// this (on four-in-a-row boards alpha-beta is as fast or faster).
+const DRAW_PROOF_MIN_K: usize = 5;
+
+/// Whether the search tries to prove a draw with proof-number search after the shallow
+/// iterations: in best-move mode, for a full-depth search, on boards with `k` at least
+/// [`DRAW_PROOF_MIN_K`] and fewer than [`THREAT_MIN_CELLS`] cells.
+pub fn draw_proof_applies(geometry: Geometry, limits: &SearchLimits, full_depth: bool) -> bool {
+    !limits.all_moves
+        && full_depth
+        && geometry.k() >= DRAW_PROOF_MIN_K
+        && geometry.cells() < THREAT_MIN_CELLS
+}
+
+/// The root results of a proven draw where `holding`, the first move in index order to keep
+/// it, does: that move (and its twins) an exact draw; the moves before it losses and the moves
+/// after it at most a draw, both proven bounds and reported as estimates, like the moves that
+/// fail low in [`RootSearch::iterate_best_move`].
+pub fn draw_results(root: &[RootMove], holding: usize) -> Vec<RootResult> {
+    let best = root
+        .iter()
+        .find(|m| m.cell == holding)
+        .expect("a root move")
+        .representative;
+    root.iter()
+        .map(|m| {
+            if m.representative == best {
+                RootResult::exact(0, true)
+            } else if m.representative > best {
+                RootResult {
+                    value: 0,
+                    bound: Bound::Upper,
+                    proven: true,
+                }
+            } else {
+                RootResult {
+                    value: -1,
+                    bound: Bound::Upper,
+                    proven: true,
+                }
+            }
+        })
+        .collect()
+}
 
 /// Static evaluations (and unproven table entries) used so far: a result whose search did not
 /// move this counter is proven.

@@ -61,6 +61,17 @@ impl Symmetries {
         best
     }
 
+    /// The symmetry-reduced key of the position after a stone of `side` on `cell` (which must
+    /// be empty), without playing it.
+    pub fn canonical_key_after(&self, cell: usize, side: Side) -> u64 {
+        self.keys
+            .iter()
+            .zip(&self.maps)
+            .map(|(key, map)| key ^ self.zobrist[map[cell] as usize][side.index()])
+            .min()
+            .expect("at least the identity")
+    }
+
     /// `cell` seen through symmetry `t`.
     pub fn canonical_cell(&self, t: usize, cell: usize) -> usize {
         self.maps[t][cell] as usize
