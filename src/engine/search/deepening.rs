@@ -94,7 +94,7 @@ impl<'t> Searcher<'t> {
         let jump_to_proof = empties <= PROOF_JUMP_EMPTIES && last_depth == empties;
         // Where proof-number search proves draws faster than alpha-beta, it runs after the
         // shallow iterations (the fallback answer).
-        let mut draw_proof = draw_proof_applies(geometry, limits, last_depth == empties);
+        let mut draw_proof = draw_proof_applies(geometry, last_depth == empties);
         let mut results: Vec<RootResult> = Vec::new();
         let mut completed = 0;
         let mut depth = 1;
@@ -112,8 +112,9 @@ impl<'t> Searcher<'t> {
             }
             if draw_proof && depth > SHALLOW_DEPTH {
                 draw_proof = false;
-                if let Some(holding) = prove_draw(iterations.search, geometry, root) {
-                    results = draw_results(root, holding);
+                if let Some(draw) = prove_draw(iterations.search, geometry, root, limits.all_moves)
+                {
+                    results = draw_results(root, &draw);
                     completed = empties;
                     break;
                 }

@@ -193,13 +193,13 @@ impl Pairing {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::super::symmetry::splitmix;
     use super::*;
 
     /// Whether `attacker` can force a completed line from this position with `to_move` to move
     /// (plain AND-OR search with a memo, no shortcuts).
-    fn attacker_forces_win(
+    pub(in super::super) fn attacker_forces_win(
         grid: &mut Grid,
         to_move: Side,
         attacker: Side,

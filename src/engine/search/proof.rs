@@ -6,8 +6,8 @@
 //! iterations straight to the full-depth proof, which first decides win, draw or loss and only
 //! then the exact length of a win or a loss.
 
-use super::super::{Geometry, SearchLimits};
-use super::THREAT_MIN_CELLS;
+use super::super::Geometry;
+use super::proof_number::Draw;
 use super::root::{Iteration, RootMove, RootResult, RootSearch};
 use super::score::{HEURISTIC_MAX, INFINITY};
 use super::table::Bound;
@@ -22,21 +22,26 @@ pub const SHALLOW_DEPTH: i32 = 4;
 /// this (on four-in-a-row boards alpha-beta is as fast or faster).
 const DRAW_PROOF_MIN_K: usize = 5;
 
+/// ... and on boards of at most this many cells: up to 7 × 7, whose draw it proves in about a
+/// second. On bigger boards it would spend the whole budget on a question it cannot settle,
+/// where the deeper heuristic iterations give a better move.
+const DRAW_PROOF_MAX_CELLS: usize = 49;
+
 /// Whether the search tries to prove a draw with proof-number search after the shallow
-/// iterations: in best-move mode, for a full-depth search, on boards with `k` at least
-/// [`DRAW_PROOF_MIN_K`] and fewer than [`THREAT_MIN_CELLS`] cells.
-pub fn draw_proof_applies(geometry: Geometry, limits: &SearchLimits, full_depth: bool) -> bool {
-    !limits.all_moves
-        && full_depth
-        && geometry.k() >= DRAW_PROOF_MIN_K
-        && geometry.cells() < THREAT_MIN_CELLS
+/// iterations: for a full-depth search, on boards with `k` at least [`DRAW_PROOF_MIN_K`] and
+/// at most [`DRAW_PROOF_MAX_CELLS`] cells.
+pub fn draw_proof_applies(geometry: Geometry, full_depth: bool) -> bool {
+    full_depth && geometry.k() >= DRAW_PROOF_MIN_K && geometry.cells() <= DRAW_PROOF_MAX_CELLS
 }
 
-/// The root results of a proven draw where `holding`, the first move in index order to keep
-/// it, does: that move (and its twins) an exact draw; the moves before it losses and the moves
+/// The root results of a proven draw: every move an exact draw, or only the first move in
+/// index order to keep it (and its twins); then the moves before it are losses and the moves
 /// after it at most a draw, both proven bounds and reported as estimates, like the moves that
 /// fail low in [`RootSearch::iterate_best_move`].
-pub fn draw_results(root: &[RootMove], holding: usize) -> Vec<RootResult> {
+pub fn draw_results(root: &[RootMove], draw: &Draw) -> Vec<RootResult> {
+    let &Draw::FirstFrom(holding) = draw else {
+        return root.iter().map(|_| RootResult::exact(0, true)).collect();
+    };
     let best = root
         .iter()
         .find(|m| m.cell == holding)

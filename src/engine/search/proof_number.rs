@@ -288,18 +288,41 @@ impl<'s, 't> ProofSearch<'s, 't> {
     }
 }
 
-/// Proves the current position of `search` a draw if it is one, and returns the first root
-/// move (in `root`'s order, representatives only) that keeps the draw: the side to move cannot
-/// win, and its opponent cannot win after that move. `None` when either side wins or the
-/// budget runs out first.
+/// A proven draw: which root moves keep it.
+pub enum Draw {
+    /// Every move.
+    EveryMove,
+    /// This move, the first in the root's order that does (the moves before it lose).
+    FirstFrom(usize),
+}
+
+/// Proves the current position of `search` a draw if it is one: the side to move cannot win,
+/// and its opponent cannot win after some move. `None` when either side wins or the budget
+/// runs out first (or when every move is asked for and they do not all draw).
+///
+/// An extra stone never hurts its owner (the opponent's winning strategy would win against the
+/// stone as well, treating it as its own move elsewhere), so when the opponent cannot win even
+/// if it moved first here (a null move), it cannot win after any move: every move draws. On
+/// the empty board that question is the first one with the colours swapped. Otherwise, unless
+/// `every_move` is asked for, the root moves (representatives, in `root`'s order) are tried
+/// one by one.
 pub fn prove_draw(
     search: &mut Negamax<'_>,
     geometry: Geometry,
     root: &[RootMove],
-) -> Option<usize> {
+    every_move: bool,
+) -> Option<Draw> {
     let side = search.root_side();
+    let opponent = side.opponent();
     let mut proof = ProofSearch::new(search, geometry);
     if proof.attacker_wins(side, side)? {
+        return None;
+    }
+    let empty_board = proof.search.board.empties() as usize == proof.search.board.cell_count();
+    if empty_board || !proof.attacker_wins(opponent, opponent)? {
+        return Some(Draw::EveryMove);
+    }
+    if every_move {
         return None;
     }
     for (i, m) in root.iter().enumerate() {
@@ -307,11 +330,75 @@ pub fn prove_draw(
             continue;
         }
         proof.search.board.play(m.cell, side);
-        let lost = proof.attacker_wins(side.opponent(), side.opponent());
+        let lost = proof.attacker_wins(opponent, opponent);
         proof.search.board.undo(m.cell, side);
         if !lost? {
-            return Some(m.cell);
+            return Some(Draw::FirstFrom(m.cell));
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::SearchLimits;
+    use super::super::budget::Budget;
+    use super::super::grid::Grid;
+    use super::super::pairing::tests::attacker_forces_win;
+    use super::super::symmetry::splitmix;
+    use super::super::table::PooledTable;
+    use super::*;
+
+    #[test]
+    fn proof_numbers_agree_with_an_exhaustive_search() {
+        let mut seed = 7_u64;
+        let mut checked = [0; 2];
+        for (rows, cols, k, stones) in [
+            (4_u64, 4_u64, 3_u64, 3_usize),
+            (4, 4, 4, 2),
+            (4, 4, 4, 5),
+            (5, 4, 4, 6),
+            (3, 5, 3, 2),
+            (5, 5, 4, 11),
+            (4, 5, 3, 6),
+        ] {
+            let geometry = Geometry::new(rows, cols, k).unwrap();
+            let n = geometry.cells();
+            for _ in 0..12 {
+                let mut grid = Grid::new(geometry, &vec![None; n]);
+                let mut side = Side::First;
+                for _ in 0..stones {
+                    seed = splitmix(seed);
+                    let empty: Vec<usize> = (0..n).filter(|&c| grid.is_empty(c)).collect();
+                    let cell = empty[seed as usize % empty.len()];
+                    if grid.wins_at(cell, side) {
+                        break;
+                    }
+                    grid.play(cell, side);
+                    side = side.opponent();
+                }
+                let snapshot = grid.stones().to_vec();
+                let expected: Vec<bool> = Side::BOTH
+                    .iter()
+                    .map(|&attacker| {
+                        let mut memo = std::collections::HashMap::new();
+                        attacker_forces_win(&mut grid, side, attacker, &mut memo)
+                    })
+                    .collect();
+                let mut table = PooledTable::acquire();
+                let budget = Budget::new(&SearchLimits::default(), 0);
+                let mut search = Negamax::new(geometry, grid, &mut table, side, budget);
+                let mut proof = ProofSearch::new(&mut search, geometry);
+                for (attacker, expected) in Side::BOTH.into_iter().zip(expected) {
+                    assert_eq!(
+                        proof.attacker_wins(side, attacker),
+                        Some(expected),
+                        "({rows},{cols},{k}) {snapshot:?}, {side:?} to move, {attacker:?} attacks",
+                    );
+                    checked[usize::from(expected)] += 1;
+                }
+            }
+        }
+        assert!(checked.iter().all(|&c| c > 20), "checked {checked:?}");
+    }
 }
