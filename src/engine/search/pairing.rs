@@ -197,6 +197,29 @@ pub(super) mod tests {
     use super::super::symmetry::splitmix;
     use super::*;
 
+    /// A board of `geometry` with up to `stones` random stones (X first, alternating, none
+    /// completing a line), drawn with `seed`, and the side to move.
+    pub(in super::super) fn random_grid(
+        geometry: Geometry,
+        stones: usize,
+        seed: &mut u64,
+    ) -> (Grid, Side) {
+        let n = geometry.cells();
+        let mut grid = Grid::new(geometry, &vec![None; n]);
+        let mut side = Side::First;
+        for _ in 0..stones {
+            *seed = splitmix(*seed);
+            let empty: Vec<usize> = (0..n).filter(|&c| grid.is_empty(c)).collect();
+            let cell = empty[*seed as usize % empty.len()];
+            if grid.wins_at(cell, side) {
+                break;
+            }
+            grid.play(cell, side);
+            side = side.opponent();
+        }
+        (grid, side)
+    }
+
     /// Whether `attacker` can force a completed line from this position with `to_move` to move
     /// (plain AND-OR search with a memo, no shortcuts).
     pub(in super::super) fn attacker_forces_win(
@@ -253,21 +276,9 @@ pub(super) mod tests {
             (4, 5, 3, 8),
         ] {
             let geometry = Geometry::new(rows, cols, k).unwrap();
-            let n = geometry.cells();
             let mut pairing = Pairing::new(geometry);
             for _ in 0..60 {
-                let mut grid = Grid::new(geometry, &vec![None; n]);
-                let mut side = Side::First;
-                for _ in 0..stones {
-                    seed = splitmix(seed);
-                    let empty: Vec<usize> = (0..n).filter(|&c| grid.is_empty(c)).collect();
-                    let cell = empty[seed as usize % empty.len()];
-                    if grid.wins_at(cell, side) {
-                        break;
-                    }
-                    grid.play(cell, side);
-                    side = side.opponent();
-                }
+                let (mut grid, _) = random_grid(geometry, stones, &mut seed);
                 let snapshot = grid.stones().to_vec();
                 for attacker in Side::BOTH {
                     if !pairing.defender_pairs_off(&grid, attacker, 10_000).0 {

@@ -343,9 +343,7 @@ pub fn prove_draw(
 mod tests {
     use super::super::super::SearchLimits;
     use super::super::budget::Budget;
-    use super::super::grid::Grid;
-    use super::super::pairing::tests::attacker_forces_win;
-    use super::super::symmetry::splitmix;
+    use super::super::pairing::tests::{attacker_forces_win, random_grid};
     use super::super::table::PooledTable;
     use super::*;
 
@@ -363,20 +361,8 @@ mod tests {
             (4, 5, 3, 6),
         ] {
             let geometry = Geometry::new(rows, cols, k).unwrap();
-            let n = geometry.cells();
             for _ in 0..12 {
-                let mut grid = Grid::new(geometry, &vec![None; n]);
-                let mut side = Side::First;
-                for _ in 0..stones {
-                    seed = splitmix(seed);
-                    let empty: Vec<usize> = (0..n).filter(|&c| grid.is_empty(c)).collect();
-                    let cell = empty[seed as usize % empty.len()];
-                    if grid.wins_at(cell, side) {
-                        break;
-                    }
-                    grid.play(cell, side);
-                    side = side.opponent();
-                }
+                let (mut grid, side) = random_grid(geometry, stones, &mut seed);
                 let snapshot = grid.stones().to_vec();
                 let expected: Vec<bool> = Side::BOTH
                     .iter()
