@@ -8,6 +8,8 @@
 //! - [`deepening`]: the position to analyse, its root moves and the iterations at growing depth;
 //! - [`root`]: one iteration over the root moves, and what is known about each;
 //! - [`proof`]: which results are proven, and the full-depth proof of small boards;
+//! - [`proof_number`]: proof-number search for draws on boards with `k` ≥ 5 up to 7 × 7 (it
+//!   proves (7,7,5) a draw in about a second);
 //! - [`negamax`]: the recursive search and its shortcuts (immediate wins, forced blocks, double
 //!   threats, dead cells, draws when no window is left open);
 //! - [`pairing`]: pairing strategies, proofs that a side cannot win: they prove the 4 × 4,
