@@ -71,6 +71,17 @@ fn proves_larger_known_values_from_the_empty_board() {
 }
 
 #[test]
+fn proves_seven_by_seven_five_in_a_row_a_draw() {
+    // (7,7,5) is a draw (Hsu et al. 2020), proven here by proof-number search: every first
+    // move draws, so the lowest index is the best move.
+    let analysis = solve(&empty(7, 7, 5), false);
+    let best = analysis.best_move();
+    assert!(analysis.is_exact(), "(7,7,5) should be proven");
+    assert_eq!(best.value.outcome(), Some(Outcome::Draw));
+    assert_eq!(best.index, 0);
+}
+
+#[test]
 fn on_4_by_3_the_midpoints_of_the_short_sides_lose_for_the_first_player() {
     // 4 rows of 3: the 3-cell sides are the top and bottom rows, their midpoints cells 1 and 10.
     let analysis = solve(&empty(4, 3, 3), true);
