@@ -10,12 +10,10 @@ use super::moves::{self, Hints, Pressure};
 use super::table::{Bound, Entry, Table};
 use super::threats::Vcf;
 
-/// Score of a win that ends the game `p` plies after the root: `WIN - p`.
-pub const WIN: i32 = 1_000_000;
-/// Scores beyond this in absolute value are wins or losses.
-pub const MATE_BOUND: i32 = WIN - 1_000;
-/// Above every score.
-pub const INFINITY: i32 = WIN + 1;
+/// Win scores (`WIN - p` for a win `p` plies from the root) as the small-board solver counts them.
+pub use super::super::score::{INFINITY, MATE_BOUND, WIN};
+use super::super::score::{from_table, to_table};
+
 /// Static evaluations stay within this in absolute value.
 pub const EVAL_MAX: i32 = 30_000;
 /// Deepest ply the search reaches (forced blocks extend lines beyond the nominal depth).
@@ -257,27 +255,5 @@ impl Searcher {
             },
         );
         best
-    }
-}
-
-/// A score relative to the root, as stored relative to the node at `ply`.
-fn to_table(score: i32, ply: i32) -> i32 {
-    if score > MATE_BOUND {
-        score + ply
-    } else if score < -MATE_BOUND {
-        score - ply
-    } else {
-        score
-    }
-}
-
-/// A stored node-relative score, back relative to the root.
-fn from_table(score: i32, ply: i32) -> i32 {
-    if score > MATE_BOUND {
-        score - ply
-    } else if score < -MATE_BOUND {
-        score + ply
-    } else {
-        score
     }
 }
