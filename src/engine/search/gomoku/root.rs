@@ -23,13 +23,14 @@ const VCT_DEFENCE_BUDGET: u64 = 1_500;
 const SAFE_MOVES_WANTED: usize = 10;
 /// Divisor before `tanh` when reporting an estimate.
 const ESTIMATE_SCALE: f64 = 8_000.0;
-/// A node of this search costs about 1.8 units of the service's work budget (which is calibrated
-/// for the small-board solver): with [`WORK_PER_MS_TIMES_CELLS`](crate::engine::WORK_PER_MS_TIMES_CELLS)
-/// the median 15 × 15 search on the development machine (849 nodes/ms in matches at 0.5 s a move)
-/// then stops on its budget after about 70 % of its time limit, so its answer does not depend on
-/// the clock; slower positions and loaded machines reach the deadline first.
+/// A node of this search costs 4/3 units of the service's work budget (which is calibrated for
+/// the small-board solver). Measured in Gomocup matches at 0.5 s a move on the development
+/// machine (about 980 nodes/ms): at 1.8 units a node the median search used 54 % of the move
+/// time; at 4/3 the median 15 × 15 search stops on its budget after about three quarters of its
+/// time limit (see BENCHMARKS-search.md), so its answer does not depend on the clock. Slower
+/// positions and loaded machines reach the deadline first.
 fn nodes_for_work(work: u64) -> u64 {
-    work.saturating_mul(5) / 9
+    work.saturating_mul(3) / 4
 }
 
 /// Deepest iteration.
