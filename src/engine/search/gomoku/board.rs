@@ -186,9 +186,9 @@ impl Board {
             board.refresh_cell(at as usize);
             board.tally(at as usize, 1);
         }
-        for (index, cell) in cells.iter().enumerate() {
-            if let Some(player) = cell {
-                board.play(board.padded(index), index_of(*player));
+        for (cell, stone) in cells.iter().enumerate() {
+            if let Some(player) = stone {
+                board.play(board.padded(cell), index(*player));
             }
         }
         board.history.clear();
@@ -267,9 +267,12 @@ impl Board {
         self.count(side, Threat::OpenFour) > 0
     }
 
-    /// The sum of `side`'s cell values.
-    pub fn total(&self, side: usize) -> i32 {
-        self.totals[side]
+    /// The static evaluation for `side` to move: its cell values (times the tempo factor) minus
+    /// the opponent's, within `±max`.
+    pub fn evaluate(&self, side: usize, max: i32) -> i32 {
+        let own = i64::from(self.totals[side]) * i64::from(self.weights.tempo) / 16;
+        let theirs = i64::from(self.totals[1 - side]);
+        (own - theirs).clamp(-i64::from(max), i64::from(max)) as i32
     }
 
     /// The first empty cell where `side` completes a line, if any.
@@ -414,11 +417,6 @@ impl Board {
             set_bit(&mut self.sets[side][1], at, threat >= Threat::Four);
         }
     }
-}
-
-/// The index of a player's stones.
-fn index_of(player: Player) -> usize {
-    index(player)
 }
 
 fn splitmix(state: &mut u64) -> u64 {

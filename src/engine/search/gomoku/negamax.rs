@@ -76,9 +76,7 @@ impl Searcher {
 
     /// The static evaluation for `side` to move.
     pub fn evaluate(&self, side: usize) -> i32 {
-        let own = i64::from(self.board.total(side)) * i64::from(self.weights.tempo) / 16;
-        let theirs = i64::from(self.board.total(1 - side));
-        (own - theirs).clamp(-i64::from(EVAL_MAX), i64::from(EVAL_MAX)) as i32
+        self.board.evaluate(side, EVAL_MAX)
     }
 
     /// A VCF for `side` within `budget` nodes: its length in plies.

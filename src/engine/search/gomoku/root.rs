@@ -104,7 +104,7 @@ pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> 
         }
     }
     let nodes = searcher.budget.nodes();
-    let moves = score_moves(&mut searcher, &root, side, scoring, position);
+    let moves = score_moves(&mut searcher.board, &root, side, scoring, position);
     let mut analysis = Analysis::from_moves(moves, nodes, Some(completed.max(1) as u32));
     analysis.pv = pv
         .iter()
@@ -220,12 +220,12 @@ fn threat_win(
 ) -> Analysis {
     let side = index(position.to_move());
     let cell = board.unpadded(first);
-    let mut searcher = Searcher::new(board, Budget::new(None, None), &WEIGHTS);
+    let mut board = board;
     let root = [RootMove {
         at: first,
         score: WIN - MAX_PLY as i32,
     }];
-    let moves = score_moves(&mut searcher, &root, side, scoring, position);
+    let moves = score_moves(&mut board, &root, side, scoring, position);
     let mut analysis = Analysis::from_moves(moves, nodes, Some(1));
     analysis.pv = vec![cell];
     analysis
@@ -256,7 +256,7 @@ fn root_moves(board: &Board) -> Vec<usize> {
 /// Every legal move with its value: the searched ones their search value, the others a one-ply
 /// static estimate kept below every searched move.
 fn score_moves(
-    searcher: &mut Searcher,
+    board: &mut Board,
     root: &[RootMove],
     side: usize,
     scoring: Scoring,
@@ -266,13 +266,13 @@ fn score_moves(
     position
         .empty_cells()
         .map(|cell| {
-            let at = searcher.board.padded(cell);
+            let at = board.padded(cell);
             let value = match root.iter().find(|m| m.at == at) {
                 Some(m) => m.score,
                 None => {
-                    searcher.board.play(at, side);
-                    let value = -searcher.evaluate(1 - side);
-                    searcher.board.undo(at, side);
+                    board.play(at, side);
+                    let value = -board.evaluate(1 - side, EVAL_MAX);
+                    board.undo(at, side);
                     value.min(floor - 1)
                 }
             };
@@ -314,8 +314,8 @@ fn forced_win(
     let side = index(position.to_move());
     let first = board.unpadded(line[0]);
     let pv: Vec<usize> = line.iter().map(|&a| board.unpadded(a)).collect();
-    let mut searcher = Searcher::new(board, Budget::new(None, None), &WEIGHTS);
-    let mut moves = score_moves(&mut searcher, &[], side, scoring, position);
+    let mut board = board;
+    let mut moves = score_moves(&mut board, &[], side, scoring, position);
     let plies = line.len() as i32;
     for m in &mut moves {
         if m.index == first {
