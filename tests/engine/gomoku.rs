@@ -165,6 +165,35 @@ fn a_four_is_blocked_and_an_open_three_is_answered() {
 }
 
 #[test]
+fn a_lost_position_still_blocks_the_four() {
+    // O has four on column 10 (rows 6 to 9, X below) and, whatever X does, a four-three or two
+    // open threes next: the search sees the loss. Every move is then an estimated loss, and the
+    // block (the longest resistance) must still rank first: a reported value once saturated to
+    // the same number for every move and the lowest cell, 2, was played (a proptest case of
+    // `tests/engine/mnk.rs`).
+    let lost = board(&[
+        "XX......X......",
+        "......O........",
+        "OX......X......",
+        "...........XX..",
+        ".........X.....",
+        "...............",
+        "XX.......OO....",
+        "O.....X.O.O....",
+        "..........O....",
+        "..........O.O..",
+        ".......O..X....",
+        "...............",
+        "X.O............",
+        "...............",
+        ".....O.........",
+    ]);
+    assert_eq!(lost.to_move(), Player::X);
+    let analysis = suggest(&lost, &budget(100_000));
+    assert_eq!(analysis.chosen.index, 5 * 15 + 10);
+}
+
+#[test]
 fn the_same_budget_gives_the_same_answer_on_a_big_board() {
     let opening = board(&[
         "...............",

@@ -84,8 +84,6 @@ pub struct Board {
     playable: Vec<u16>,
     /// Per side, empty cells at each threat level.
     threat_counts: [[u16; Threat::COUNT]; 2],
-    /// Per side, the sum of the values of the empty cells.
-    totals: [i32; 2],
     stones: usize,
     hash: u64,
     zobrist: Vec<[u64; 2]>,
@@ -94,17 +92,27 @@ pub struct Board {
     /// Per side, the empty cells that complete a line ([`Threat::Five`]) and those that make a
     /// four or better, as bit sets over padded indices.
     sets: Sets,
-    /// What each move changed, for undo: the cells as they were, then the counts and totals.
+    /// What each move changed, for undo: the cells as they were, then the counts and sums.
     saved: Vec<(u16, Cell)>,
     saved_counts: Vec<Saved>,
+    /// Every window of `k` cells in a line: its stones per side.
+    windows: Vec<[u8; 2]>,
+    /// Per padded cell, the windows holding it (`cell_windows[at * 4 * k ..]`, unused slots
+    /// [`NO_WINDOW`]).
+    cell_windows: Vec<u32>,
+    /// Per side, the value of the windows holding only its stones (see [`super::eval`]).
+    window_scores: [i32; 2],
 }
 
 /// Words in a bit set over the padded cells (at most 23 × 23 = 529 of them).
 const WORDS: usize = 9;
 /// `[side][0 = fives, 1 = fours or better]`.
 type Sets = [[[u64; WORDS]; 2]; 2];
-/// The counts, totals and sets before a move, and where its saved cells start.
+/// The counts, window scores and sets before a move, and where its saved cells start.
 type Saved = ([[u16; Threat::COUNT]; 2], [i32; 2], Sets, usize);
+
+/// Marks an unused slot in [`Board`]'s `cell_windows`.
+const NO_WINDOW: u32 = u32::MAX;
 
 fn set_bit(set: &mut [u64; WORDS], at: usize, on: bool) {
     let (word, bit) = (at / 64, at % 64);
@@ -154,7 +162,6 @@ impl Board {
             cells: vec![blank; stride * height],
             playable: Vec::with_capacity(geometry.cells()),
             threat_counts: [[0; Threat::COUNT]; 2],
-            totals: [0; 2],
             stones: 0,
             hash: 0,
             zobrist: Vec::new(),
@@ -162,6 +169,9 @@ impl Board {
             sets: [[[0; WORDS]; 2]; 2],
             saved: Vec::new(),
             saved_counts: Vec::new(),
+            windows: Vec::new(),
+            cell_windows: Vec::new(),
+            window_scores: [0; 2],
         };
         assert!(
             stride * height <= WORDS * 64,
@@ -186,6 +196,23 @@ impl Board {
             board.refresh_cell(at as usize);
             board.tally(at as usize, 1);
         }
+        board.cell_windows = vec![NO_WINDOW; board.cells.len() * 4 * k];
+        let mut filled = vec![0usize; board.cells.len()];
+        for &start in &board.playable.clone() {
+            for step in board.steps {
+                let members: Vec<usize> = (0..k)
+                    .map(|i| (start as isize + i as isize * step) as usize)
+                    .collect();
+                if members.iter().all(|&m| board.cells[m].stone != WALL) {
+                    let id = board.windows.len() as u32;
+                    board.windows.push([0, 0]);
+                    for m in members {
+                        board.cell_windows[m * 4 * k + filled[m]] = id;
+                        filled[m] += 1;
+                    }
+                }
+            }
+        }
         for (cell, stone) in cells.iter().enumerate() {
             if let Some(player) = stone {
                 board.play(board.padded(cell), index(*player));
@@ -207,6 +234,14 @@ impl Board {
     pub fn unpadded(&self, at: usize) -> usize {
         let (row, col) = (at / self.stride - self.pad, at % self.stride - self.pad);
         row * self.cols + col
+    }
+
+    /// Whether `a` and `b` (padded) share a row, column or diagonal, at most `reach` apart.
+    pub fn on_star(&self, a: usize, b: usize, reach: usize) -> bool {
+        let (ra, ca) = (a / self.stride, a % self.stride);
+        let (rb, cb) = (b / self.stride, b % self.stride);
+        let (dr, dc) = (ra.abs_diff(rb), ca.abs_diff(cb));
+        dr.max(dc) <= reach && (dr == 0 || dc == 0 || dr == dc)
     }
 
     /// The playable cells (padded indices).
@@ -267,12 +302,10 @@ impl Board {
         self.count(side, Threat::OpenFour) > 0
     }
 
-    /// The static evaluation for `side` to move: its cell values (times the tempo factor) minus
-    /// the opponent's, within `±max`.
+    /// The static evaluation for `side` to move (see [`super::eval`]), within `±max`.
     pub fn evaluate(&self, side: usize, max: i32) -> i32 {
-        let own = i64::from(self.totals[side]) * i64::from(self.weights.tempo) / 16;
-        let theirs = i64::from(self.totals[1 - side]);
-        (own - theirs).clamp(-i64::from(max), i64::from(max)) as i32
+        (self.window_scores[side] - self.window_scores[1 - side] + self.weights.tempo)
+            .clamp(-max, max)
     }
 
     /// The first empty cell where `side` completes a line, if any.
@@ -301,8 +334,13 @@ impl Board {
     /// Plays `side`'s stone on the empty cell `at`.
     pub fn play(&mut self, at: usize, side: usize) {
         debug_assert!(self.is_empty(at), "cell {at} is not empty");
-        self.saved_counts
-            .push((self.threat_counts, self.totals, self.sets, self.saved.len()));
+        self.saved_counts.push((
+            self.threat_counts,
+            self.window_scores,
+            self.sets,
+            self.saved.len(),
+        ));
+        self.count_windows(at, side);
         self.tally(at, -1);
         for side in 0..2 {
             for set in &mut self.sets[side] {
@@ -323,26 +361,53 @@ impl Board {
     pub fn undo(&mut self, at: usize, side: usize) {
         debug_assert_eq!(self.history.last(), Some(&(at as u16)));
         self.history.pop();
-        let (counts, totals, sets, mark) = self.saved_counts.pop().expect("a move to undo");
+        let (counts, window_scores, sets, mark) = self.saved_counts.pop().expect("a move to undo");
+        self.window_scores = window_scores;
+        let base = at * 4 * self.k;
+        for &w in &self.cell_windows[base..base + 4 * self.k] {
+            if w != NO_WINDOW {
+                self.windows[w as usize][side] -= 1;
+            }
+        }
         self.sets = sets;
         for (cell, saved) in self.saved.drain(mark..).rev() {
             self.cells[cell as usize] = saved;
         }
         self.cells[at].stone = EMPTY;
         self.threat_counts = counts;
-        self.totals = totals;
         self.near(at, -1);
         self.hash ^= self.zobrist[at][side];
         self.stones -= 1;
     }
 
-    /// Adds (`sign` 1) or removes (-1) the empty cell `at` from the per-side counts and totals.
+    /// Counts a stone of `side` on `at` in its windows and updates the window sums: a window
+    /// gains value as its side's stones come, and dies when the other side's first stone comes.
+    fn count_windows(&mut self, at: usize, side: usize) {
+        let other = 1 - side;
+        let value = &self.weights.window;
+        let base = at * 4 * self.k;
+        for slot in base..base + 4 * self.k {
+            let w = self.cell_windows[slot];
+            if w == NO_WINDOW {
+                continue;
+            }
+            let counts = &mut self.windows[w as usize];
+            let (own, theirs) = (usize::from(counts[side]), usize::from(counts[other]));
+            if theirs == 0 {
+                self.window_scores[side] += value[own + 1] - value[own];
+            } else if own == 0 {
+                self.window_scores[other] -= value[theirs];
+            }
+            counts[side] += 1;
+        }
+    }
+
+    /// Adds (`sign` 1) or removes (-1) the empty cell `at` from the per-side threat counts.
     fn tally(&mut self, at: usize, sign: i32) {
         let cell = self.cells[at];
         for side in 0..2 {
             let slot = &mut self.threat_counts[side][cell.threat[side] as usize];
             *slot = (i32::from(*slot) + sign) as u16;
-            self.totals[side] += sign * cell.value[side];
         }
     }
 
@@ -432,7 +497,7 @@ mod tests {
     use super::super::eval::WEIGHTS;
     use super::*;
 
-    /// Every cell's patterns, threats and values, and the per-side counts and totals.
+    /// Every cell's patterns, threats and values, the per-side counts and the window sums.
     type Snapshot = (
         Vec<([[Pattern; 4]; 2], [Threat; 2], [i32; 2], u8)>,
         [[u16; 8]; 2],
@@ -450,7 +515,38 @@ mod tests {
                 (cell.patterns, cell.threat, cell.value, cell.near)
             })
             .collect();
-        (cells, board.threat_counts, board.totals)
+        (cells, board.threat_counts, board.window_scores)
+    }
+
+    /// The window sums counted plainly: every run of `k` cells on the grid, in each direction.
+    fn plain_window_scores(geometry: Geometry, cells: &[Option<Player>]) -> [i32; 2] {
+        let (rows, cols, k) = (
+            geometry.rows() as isize,
+            geometry.cols() as isize,
+            geometry.k(),
+        );
+        let mut sums = [0; 2];
+        for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+            for r in 0..rows {
+                for c in 0..cols {
+                    let run: Option<Vec<Option<Player>>> = (0..k as isize)
+                        .map(|i| {
+                            let (rr, cc) = (r + i * dr, c + i * dc);
+                            ((0..rows).contains(&rr) && (0..cols).contains(&cc))
+                                .then(|| cells[(rr * cols + cc) as usize])
+                        })
+                        .collect();
+                    let Some(run) = run else { continue };
+                    let count = |p: Player| run.iter().filter(|&&s| s == Some(p)).count();
+                    match (count(Player::X), count(Player::O)) {
+                        (x, 0) => sums[0] += WEIGHTS.window[x],
+                        (0, o) => sums[1] += WEIGHTS.window[o],
+                        _ => {}
+                    }
+                }
+            }
+        }
+        sums
     }
 
     #[test]
@@ -475,10 +571,16 @@ mod tests {
                     "{rows}x{cols} k={k} after {turn} moves"
                 );
                 assert_eq!(board.hash(), Board::new(geometry, &cells, &WEIGHTS).hash());
+                assert_eq!(
+                    board.window_scores,
+                    plain_window_scores(geometry, &cells),
+                    "{rows}x{cols} k={k} after {turn} moves: window sums"
+                );
             }
             while let Some((cell, player)) = played.pop() {
                 board.undo(board.padded(cell), index(player));
                 cells[cell] = None;
+                assert_eq!(board.window_scores, plain_window_scores(geometry, &cells));
                 assert_eq!(
                     snapshot(&board),
                     snapshot(&Board::new(geometry, &cells, &WEIGHTS))

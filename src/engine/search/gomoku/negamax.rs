@@ -1,7 +1,8 @@
 //! The big-board tree search: principal-variation search (alpha-beta with null windows after the
 //! first move), the transposition table, killer and history ordering, late-move reductions for
-//! quiet moves, extensions for forced blocks, and at the horizon a VCF check before the static
-//! evaluation.
+//! quiet moves, extensions for forced blocks (and for every second reply to an open three), a
+//! four-three or double three against no four counted as a win, and at the horizon the static
+//! evaluation, or a VCF check when the evaluation does not already fail high.
 
 use super::board::{Board, Threat};
 use super::budget::Budget;
@@ -44,6 +45,8 @@ pub struct Searcher {
     history: Vec<[u32; 2]>,
     pv: Vec<Vec<u16>>,
     buffers: Vec<Vec<(i32, usize)>>,
+    /// Open-three replies counted towards an extension, by ply.
+    credit: Vec<u8>,
 }
 
 impl Searcher {
@@ -66,6 +69,7 @@ impl Searcher {
             history: vec![[0; 2]; cells],
             pv: vec![Vec::new(); MAX_PLY + 1],
             buffers: vec![Vec::new(); MAX_PLY + 1],
+            credit: vec![0; MAX_PLY + 1],
         }
     }
 
@@ -116,6 +120,15 @@ impl Searcher {
         if threats == 0 && self.board.count(side, Threat::OpenFour) > 0 {
             return WIN - plies - 3;
         }
+        if threats == 0
+            && (self.board.count(side, Threat::FourThree) > 0
+                || self.board.count(side, Threat::DoubleThree) > 0)
+            && !self.board.has_four_move(other)
+        {
+            // A four-three, or two open threes, against no four: the opponent can stop only
+            // one threat, and the other becomes an open four.
+            return WIN - plies - 5;
+        }
         if self.board.empties() == 0 {
             return 0;
         }
@@ -146,10 +159,15 @@ impl Searcher {
             }
         }
         if depth <= 0 && threats == 0 {
+            let eval = self.evaluate(side);
+            if eval >= beta {
+                // A VCF would only raise a score that already fails high.
+                return eval;
+            }
             if let Some(n) = self.vcf_plies(side, VCF_LEAF_BUDGET) {
                 return WIN - plies - n as i32;
             }
-            return self.evaluate(side);
+            return eval;
         }
         let pressure = moves::pressure(&self.board, side);
         let defence = if pressure == Pressure::None && depth >= DEFENCE_MIN_DEPTH {
@@ -182,12 +200,24 @@ impl Searcher {
         // to open threes did not either, at first: both sides' threes then chain for free and the
         // search reached depth 4 instead of 9 in the same time.)
         let forced = matches!(pressure, Pressure::Four(_));
+        // Replies to an open three with no four to counter it: every second one along a line
+        // uses no depth (all of them did not: both sides' threes then chained for free).
+        let mut credit = self.credit[ply];
+        let mut extend = 0;
+        if pressure == Pressure::OpenThree && !self.board.has_four_move(side) {
+            credit += 1;
+            if credit == 2 {
+                credit = 0;
+                extend = 1;
+            }
+        }
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = u16::MAX;
         for (i, &(_, at)) in list.iter().enumerate() {
             let quiet = moves::is_quiet(&self.board, at, side);
-            let next = if forced { depth } else { depth - 1 };
+            let next = if forced { depth } else { depth - 1 + extend };
+            self.credit[ply + 1] = credit;
             self.board.play(at, side);
             let score = if i == 0 {
                 -self.negamax(next, ply + 1, -beta, -alpha, other)

@@ -17,10 +17,13 @@ const VCT_BUDGET: u64 = 100_000;
 const VCT_SHARE: u64 = 8;
 /// Most attacker threats in the root's VCT.
 const VCT_MAX_THREATS: u32 = 8;
-/// Nodes for each check of whether a root move leaves the opponent a VCT.
-const VCT_DEFENCE_BUDGET: u64 = 1_500;
-/// Root moves that stop the opponent's VCT looked for before the others are given up.
-const SAFE_MOVES_WANTED: usize = 10;
+/// Nodes for the check of whether a root move leaves the opponent a VCT: each move before the
+/// search, and the best move again, more deeply, after each iteration.
+const VCT_SAFETY_BUDGET: u64 = 1_500;
+const VCT_BEST_BUDGET: u64 = 30_000;
+/// Nodes for the opponent's VCT if the side to move passed: without one, no move leaves one
+/// (a stone more never helps the opponent), and the moves are not checked one by one.
+const VCT_PASS_BUDGET: u64 = 20_000;
 /// Divisor before `tanh` when reporting an estimate.
 const ESTIMATE_SCALE: f64 = 8_000.0;
 /// A node of this search costs 4/3 units of the service's work budget (which is calibrated for
@@ -73,7 +76,7 @@ pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> 
         return threat_win(position, scoring, board, first, budget.nodes());
     }
     let before = vct.nodes();
-    defend(&mut board, &mut cells, side, &mut vct);
+    let threatened = set_aside_losing(&mut board, &mut cells, side, &mut vct);
     budget.spend(vct.nodes() - before);
     let mut searcher = Searcher::new(board, budget, &WEIGHTS);
     let mut root: Vec<RootMove> = cells
@@ -85,6 +88,7 @@ pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> 
         .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
     let mut completed = 0;
     let mut pv: Vec<u16> = vec![root[0].at as u16];
+    let (mut safe, mut refuted) = (Vec::new(), Vec::new());
     for depth in 1..=last_depth {
         if depth > 1 && searcher.budget.stopped() {
             break;
@@ -95,6 +99,35 @@ pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> 
             break;
         };
         pv = line;
+        // The best move is checked again, more deeply, for a VCT it leaves the opponent; a
+        // refuted move goes last (it stays: it may be the only one) and the next one is checked.
+        for _ in 0..root.len() {
+            let at = root[0].at;
+            if !threatened
+                || safe.contains(&at)
+                || root[0].score > MATE_BOUND
+                || refuted.len() >= root.len() - 1
+            {
+                break;
+            }
+            let lost = refuted.contains(&at) || {
+                let before = vct.nodes();
+                let lost = leaves_vct(&mut searcher.board, at, side, &mut vct, VCT_BEST_BUDGET);
+                searcher.budget.spend(vct.nodes() - before);
+                lost
+            };
+            if !lost {
+                safe.push(at);
+                break;
+            }
+            if !refuted.contains(&at) {
+                refuted.push(at);
+            }
+            root.rotate_left(1);
+            let last = root.len() - 1;
+            root[last].score = root[last].score.min(-MATE_BOUND - 1);
+            pv = vec![root[0].at as u16];
+        }
         if !full {
             break;
         }
@@ -171,40 +204,54 @@ fn iterate(
     Some((line, full))
 }
 
-/// When the opponent would win by continuous threats if the side to move passed, keeps only the
-/// root moves after which it no longer can (checked in static order until
-/// [`SAFE_MOVES_WANTED`] are found), unless none is found: then every move stays.
-fn defend(board: &mut Board, cells: &mut Vec<usize>, side: usize, vct: &mut Vct) {
+/// Sets aside the root moves after which the opponent wins by continuous threats (a VCT found
+/// within [`VCT_SAFETY_BUDGET`] nodes each), unless every move is refuted: then every move stays
+/// and the search picks the longest resistance. Against a four only its block stays. The moves
+/// are checked one by one only when the opponent threatens something: it has an open three (a
+/// reply to it can be the one that leaves a VCT), or it would have a VCT if the side to move
+/// passed. Returns whether they were checked (and so whether the best move is checked again
+/// after each iteration).
+fn set_aside_losing(board: &mut Board, cells: &mut Vec<usize>, side: usize, vct: &mut Vct) -> bool {
     let other = 1 - side;
-    if board.has_five(other) || board.has_open_three(other) {
-        // The tree search answers fours and open threes with its own forced replies.
-        return;
+    if let Some(block) = board.five_cell(other) {
+        // Only the block does not lose at once; the tree searches what follows it.
+        if !board.has_five(side) {
+            *cells = vec![block];
+        }
+        return false;
     }
-    if vct.find(board, other, VCT_MAX_THREATS).is_none() {
-        return;
+    if !board.has_open_three(other) {
+        vct.set_budget(VCT_PASS_BUDGET);
+        if vct.find(board, other, VCT_MAX_THREATS).is_none() {
+            return false;
+        }
     }
     let mut order: Vec<(i32, usize)> = cells
         .iter()
         .map(|&at| (-(board.value(at, side) + board.value(at, other)), at))
         .collect();
     order.sort_unstable();
-    let mut check = Vct::new(VCT_DEFENCE_BUDGET);
-    let mut safe = Vec::new();
-    for (_, at) in order {
-        board.play(at, side);
-        let refuted =
-            board.five_cell(side).is_none() && check.find(board, other, VCT_MAX_THREATS).is_some();
-        board.undo(at, side);
-        if !refuted {
-            safe.push(at);
-            if safe.len() >= SAFE_MOVES_WANTED {
-                break;
-            }
-        }
-    }
+    let safe: Vec<usize> = order
+        .into_iter()
+        .map(|(_, at)| at)
+        .filter(|&at| !leaves_vct(board, at, side, vct, VCT_SAFETY_BUDGET))
+        .collect();
     if !safe.is_empty() {
         *cells = safe;
     }
+    true
+}
+
+/// Whether the opponent wins by continuous threats (found within `budget` nodes) after `side`
+/// plays `at`. A move that makes a four is not checked here: the opponent must block it first,
+/// and the tree search sees what follows.
+fn leaves_vct(board: &mut Board, at: usize, side: usize, vct: &mut Vct, budget: u64) -> bool {
+    board.play(at, side);
+    vct.set_budget(budget);
+    let refuted =
+        board.five_cell(side).is_none() && vct.find(board, 1 - side, VCT_MAX_THREATS).is_some();
+    board.undo(at, side);
+    refuted
 }
 
 /// The analysis when the side to move wins by continuous threats starting at `first`: that move

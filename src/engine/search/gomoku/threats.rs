@@ -181,8 +181,9 @@ impl Vcf {
     }
 }
 
-/// Victory by continuous threats (VCT): the attacker plays fours and open threes; against a four
-/// the defender blocks, against an open three it may play any cell that stops it (every cell where
+/// Victory by continuous threats (VCT): the attacker plays fours and open threes (after the first,
+/// only near its last threat or double ones, see [`VCT_REACH`]); against a four the defender
+/// blocks, against an open three it may play any cell that stops it (every cell where
 /// the attacker would then make a four or better) or a four of its own. A VCF for the defender
 /// after a three refutes it. Searched to a fixed number of attacker moves within a node budget.
 pub struct Vct {
@@ -191,6 +192,12 @@ pub struct Vct {
     budget: u64,
     start: u64,
 }
+
+/// After its first threat, the attacker's next threat is a double one (two threes, a four and a
+/// three, ...) anywhere, or a single one on a line through its last threat at most this far from
+/// it. Threat sequences build on their own stones; without this rule every three on the board
+/// is tried at every step and the search, wide, reaches few threats within its budget.
+const VCT_REACH: usize = 4;
 
 /// Nodes the VCF checks inside a VCT may use each.
 const VCT_VCF_BUDGET: u64 = 400;
@@ -206,6 +213,11 @@ impl Vct {
         }
     }
 
+    /// Sets the nodes allowed per call.
+    pub fn set_budget(&mut self, budget: u64) {
+        self.budget = budget;
+    }
+
     /// Nodes searched over every call so far (VCF checks included).
     pub fn nodes(&self) -> u64 {
         self.nodes + self.vcf.nodes()
@@ -216,7 +228,7 @@ impl Vct {
     pub fn find(&mut self, board: &mut Board, side: usize, max_threats: u32) -> Option<usize> {
         self.start = self.nodes();
         for depth in 2..=max_threats {
-            if let Some(first) = self.attack(board, side, depth) {
+            if let Some(first) = self.attack(board, side, depth, None) {
                 return Some(first);
             }
             if self.out_of_budget() {
@@ -231,7 +243,13 @@ impl Vct {
     }
 
     /// The attacker's winning move, if it has one within `depth` threats.
-    fn attack(&mut self, board: &mut Board, side: usize, depth: u32) -> Option<usize> {
+    fn attack(
+        &mut self,
+        board: &mut Board,
+        side: usize,
+        depth: u32,
+        last: Option<usize>,
+    ) -> Option<usize> {
         self.nodes += 1;
         let other = 1 - side;
         if let Some(five) = board.five_cell(side) {
@@ -246,12 +264,18 @@ impl Vct {
         }
         let mut moves: Vec<(i32, usize)> = board
             .cells_where(side, Threat::OpenThree)
+            .filter(|&at| {
+                last.is_none_or(|last| {
+                    board.threat(at, side) >= Threat::DoubleThree
+                        || board.on_star(last, at, VCT_REACH)
+                })
+            })
             .map(|at| (-board.value(at, side), at))
             .collect();
         moves.sort_unstable();
         for (_, at) in moves {
             board.play(at, side);
-            let wins = self.defender_loses(board, side, depth);
+            let wins = self.defender_loses(board, side, depth, at);
             board.undo(at, side);
             if wins {
                 return Some(at);
@@ -267,7 +291,7 @@ impl Vct {
     /// every defence loses. Against a four the defender must block; against an open three it may
     /// play any cell that stops it or a four of its own (after which the attacker blocks and the
     /// defender moves again); a VCF of its own (or a search for one cut short) refutes.
-    fn defender_loses(&mut self, board: &mut Board, side: usize, depth: u32) -> bool {
+    fn defender_loses(&mut self, board: &mut Board, side: usize, depth: u32, last: usize) -> bool {
         self.nodes += 1;
         let other = 1 - side;
         if board.has_five(other) || self.out_of_budget() {
@@ -278,7 +302,7 @@ impl Vct {
             1 => {
                 let block = board.five_cell(side).expect("counted");
                 board.play(block, other);
-                let wins = self.attack(board, side, depth - 1).is_some();
+                let wins = self.attack(board, side, depth - 1, Some(last)).is_some();
                 board.undo(block, other);
                 return wins;
             }
@@ -293,12 +317,12 @@ impl Vct {
         for at in defences {
             board.play(at, other);
             let wins = match board.count(other, Threat::Five) {
-                0 => self.attack(board, side, depth - 1).is_some(),
+                0 => self.attack(board, side, depth - 1, Some(last)).is_some(),
                 1 if !board.has_five(side) => {
                     // The defender made a four: the attacker blocks, the defender moves again.
                     let block = board.five_cell(other).expect("counted");
                     board.play(block, side);
-                    let w = self.defender_loses(board, side, depth);
+                    let w = self.defender_loses(board, side, depth, last);
                     board.undo(block, side);
                     w
                 }
