@@ -39,7 +39,7 @@ pub static WEIGHTS: Weights = Weights {
     // n stones: n × (3 + 4 (n - 1)), as each stone of a window counts the others.
     window: [0, 3, 14, 33, 60, 95, 138],
     tempo: 70,
-    attack: 20,
+    attack: 28,
 };
 
 impl Weights {

@@ -24,8 +24,11 @@ const VCT_BEST_BUDGET: u64 = 30_000;
 /// Nodes for the opponent's VCT if the side to move passed: without one, no move leaves one
 /// (a stone more never helps the opponent), and the moves are not checked one by one.
 const VCT_PASS_BUDGET: u64 = 20_000;
-/// Divisor before `tanh` when reporting an estimate.
-const ESTIMATE_SCALE: f64 = 8_000.0;
+/// Divisor before `tanh` when reporting an evaluation (a window sum ahead by 300, about a live
+/// three and a two more, reports 0.27: "in its favour" in the explanation), and the band the
+/// evaluations fill.
+const ESTIMATE_SCALE: f64 = 1_000.0;
+const EVAL_BAND: f64 = 0.9;
 /// A node of this search costs 4/3 units of the service's work budget (which is calibrated for
 /// the small-board solver). Measured in Gomocup matches at 0.5 s a move on the development
 /// machine (about 980 nodes/ms): at 1.8 units a node the median search used 54 % of the move
@@ -334,17 +337,24 @@ fn score_moves(
         .collect()
 }
 
-/// An internal score mapped strictly inside (-1, 1), keeping its order (searched wins and losses
-/// above and below every evaluation: the search does not prove them, see the module docs).
+/// An internal score mapped strictly inside (-1, 1), keeping its order: evaluations inside
+/// ±[`EVAL_BAND`] (`tanh` of the evaluation over [`ESTIMATE_SCALE`]), searched wins above them
+/// and losses below (the search does not prove them, see the module docs), the nearer win
+/// higher and the nearer loss lower. (With one `tanh` over everything, a loss for every move
+/// once rounded to the same number for all of them, and the block that resisted longest lost
+/// its place to the lowest cell.)
 fn estimate(value: i32) -> f64 {
-    let clamped = if value > MATE_BOUND {
-        EVAL_MAX + 1 + (MAX_PLY as i32 * 2 - (WIN - value)).max(0)
+    /// How far from the root a searched win or loss can be counted, in plies.
+    const FAR: f64 = 1_001.0;
+    let mate =
+        |plies: i32| EVAL_BAND + (0.998 - EVAL_BAND) * (1.0 - f64::from(plies.min(1_000)) / FAR);
+    if value > MATE_BOUND {
+        mate(WIN - value)
     } else if value < -MATE_BOUND {
-        -(EVAL_MAX + 1 + (MAX_PLY as i32 * 2 - (WIN + value)).max(0))
+        -mate(WIN + value)
     } else {
-        value.clamp(-EVAL_MAX, EVAL_MAX)
-    };
-    0.998 * (f64::from(clamped) / ESTIMATE_SCALE).tanh()
+        EVAL_BAND * (f64::from(value.clamp(-EVAL_MAX, EVAL_MAX)) / ESTIMATE_SCALE).tanh()
+    }
 }
 
 /// The analysis when the side to move wins by continuous fours along `line`: its first move is a
@@ -378,4 +388,29 @@ fn forced_win(
     let mut analysis = Analysis::from_moves(moves, nodes, Some(plies as u32));
     analysis.pv = pv;
     analysis
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn estimates_keep_the_order_of_scores_and_stay_inside_one() {
+        let mut scores: Vec<i32> = (-EVAL_MAX..=EVAL_MAX).step_by(7).collect();
+        scores.extend((0..=2 * MAX_PLY as i32).map(|p| WIN - p));
+        scores.extend((0..=2 * MAX_PLY as i32).map(|p| -(WIN - p)));
+        scores.extend([MATE_BOUND + 1, -MATE_BOUND - 1, -EVAL_MAX - 1, EVAL_MAX + 1]);
+        scores.sort_unstable();
+        scores.dedup();
+        let values: Vec<f64> = scores.iter().map(|&s| estimate(s)).collect();
+        for (pair, score) in values.windows(2).zip(&scores) {
+            assert!(pair[0] < pair[1] || (score.abs() < MATE_BOUND && pair[0] <= pair[1]));
+            assert!(pair[0].abs() < 1.0 && pair[1].abs() < 1.0);
+        }
+        // Wins and losses never tie with evaluations or with each other.
+        assert!(estimate(MATE_BOUND + 1) > estimate(EVAL_MAX));
+        assert!(estimate(WIN - 5) > estimate(WIN - 7));
+        assert!(estimate(-(WIN - 5)) < estimate(-(WIN - 7)));
+        assert!(estimate(300) > 0.25 && estimate(-300) < -0.25);
+    }
 }
