@@ -18,6 +18,9 @@
 #   ROUNDS    repeat the whole match this many times                                (default 1)
 #   OUT_DIR   where the games (SGF), the engines' messages and the manager's log go
 #                                                                      (default: a temp folder)
+#   VIA       `pbrain` (the engine in-process) or `http`: ENGINE serves on 127.0.0.1:HTTP_PORT
+#             and scripts/pbrain-http.py asks POST /v1/move for every move, so the match
+#             measures the service as clients see it              (default pbrain; HTTP_PORT 18080)
 #
 # The board is 15 x 15, the rule freestyle (0: five or more in a row wins), one game at a time.
 # Example: OPPONENT=/tmp/gomoku-anchors/rapfi/pbrain-rapfi TIME_MS=500 scripts/match.sh
@@ -30,6 +33,8 @@ manager=${MANAGER:-/tmp/gomoku-anchors/bin/c-gomoku-cli}
 openings=${OPENINGS:-../shared/anchors/openings-15-freestyle-10.txt}
 time_ms=${TIME_MS:-500}
 rounds=${ROUNDS:-1}
+via=${VIA:-pbrain}
+http_port=${HTTP_PORT:-18080}
 
 missing=0
 need_executable() {  # what, path, how to get it
@@ -50,6 +55,8 @@ fi
 command -v python3 >/dev/null || { echo "missing python3 (computes the Elo difference)" >&2; missing=1; }
 [[ "$time_ms" =~ ^[1-9][0-9]*$ ]] || { echo "TIME_MS must be a positive whole number, got '$time_ms'" >&2; missing=1; }
 [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "ROUNDS must be a positive whole number, got '$rounds'" >&2; missing=1; }
+[[ "$via" == pbrain || "$via" == http ]] || { echo "VIA must be pbrain or http, got '$via'" >&2; missing=1; }
+command -v curl >/dev/null || [ "$via" = pbrain ] || { echo "missing curl (VIA=http waits for the server with it)" >&2; missing=1; }
 [ "$missing" = 0 ] || exit 2
 
 opening_count=$(grep -c '[a-z][0-9]' "$openings" || true)
@@ -68,7 +75,20 @@ openings=$(abs "$openings")
 # The manager splits a command on spaces; a wrapper without spaces in its path carries the
 # `pbrain` argument (and any path with spaces) safely.
 wrapper="$out/minimax-move-pbrain"
-printf '#!/bin/sh\nexec "%s" pbrain "$@"\n' "$engine" > "$wrapper"
+if [ "$via" = http ]; then
+  # The service on embedded defaults (as in production, SEARCH_WORK_RATE included), on loopback.
+  HOST=127.0.0.1 PORT="$http_port" "$engine" > "$out/server.log" 2>&1 &
+  server=$!
+  trap 'kill "$server" 2>/dev/null || true' EXIT
+  for _ in $(seq 100); do
+    curl -fs "http://127.0.0.1:$http_port/healthz" >/dev/null 2>&1 && break
+    sleep 0.1
+  done
+  curl -fs "http://127.0.0.1:$http_port/healthz" >/dev/null || { echo "the server did not start; see $out/server.log" >&2; exit 1; }
+  printf '#!/bin/sh\nMINIMAX_URL=http://127.0.0.1:%s exec python3 "%s" "$@"\n' "$http_port" "$(pwd)/scripts/pbrain-http.py" > "$wrapper"
+else
+  printf '#!/bin/sh\nexec "%s" pbrain "$@"\n' "$engine" > "$wrapper"
+fi
 chmod +x "$wrapper"
 
 ours=minimax-move
@@ -78,7 +98,7 @@ commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 git diff --quiet HEAD -- src 2>/dev/null || commit="$commit+dirty"
 seconds=$(python3 -c "print($time_ms / 1000)")
 
-echo "minimax-move ($commit) vs $theirs: $games games x $rounds round(s), $time_ms ms a move, 15 x 15 freestyle"
+echo "minimax-move ($commit, via $via) vs $theirs: $games games x $rounds round(s), $time_ms ms a move, 15 x 15 freestyle"
 echo "openings: $openings; output: $out"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown) on $(nproc) cores"
 started=$(date +%s)
@@ -121,6 +141,12 @@ if tally:
     print(f"manager: {tally[-1]}")
 thinking = re.compile(r"\) " + re.escape(ours) + r": depth (\d+) .* time (\d+) ms")
 moves = [tuple(map(int, m.groups())) for m in map(thinking.search, open(messages, errors="replace")) if m]
+# Through HTTP the adapter reports the round trip's time (no depth).
+http = re.compile(r"\) " + re.escape(ours) + r": http .* time (\d+) ms")
+trips = [int(m.group(1)) for m in map(http.search, open(messages, errors="replace")) if m]
+if trips:
+    spent = statistics.median(trips)
+    print(f"our moves: {len(trips)} through POST /v1/move, median round trip {spent:g} ms ({100 * spent / time_ms:.0f} % of {time_ms} ms)")
 if moves:
     depth, spent = statistics.median(d for d, _ in moves), statistics.median(t for _, t in moves)
     print(f"our moves: {len(moves)}, median depth {depth:g}, median time {spent:g} ms ({100 * spent / time_ms:.0f} % of {time_ms} ms)")

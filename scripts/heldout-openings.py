@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+"""Held-out balanced 15 x 15 openings for scripts/match.sh (OPENINGS=...): random 4-stone
+openings in the central 7 x 7 cells, kept when Rapfi (its classical evaluation, 0.3 s) gives
+the side to move an evaluation within +-120, until ten are kept. Those of
+scripts/data/openings-heldout-15.txt came from `python3 scripts/heldout-openings.py 11`.
+
+    RAPFI_DIR   the folder of pbrain-rapfi with its config.toml (default /tmp/gomoku-anchors/rapfi,
+                where ../shared/anchors/build-anchors.sh puts it)
+    usage: scripts/heldout-openings.py [seed] > openings.txt
+"""
+import os, random, re, subprocess, sys
+random.seed(int(sys.argv[1]) if len(sys.argv) > 1 else 11)
+rapfi = os.environ.get("RAPFI_DIR", "/tmp/gomoku-anchors/rapfi")
+anchors = os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../shared/anchors/openings-15-freestyle-10.txt")
+ours = set(l.strip() for l in open(anchors) if l.strip()) if os.path.exists(anchors) else set()
+kept = []
+tries = 0
+while len(kept) < 10 and tries < 200:
+    tries += 1
+    cells = set()
+    stones = []
+    while len(stones) < 4:
+        x, y = random.randint(4, 10), random.randint(4, 10)
+        if (x, y) in cells: continue
+        cells.add((x, y)); stones.append((x, y))
+    pos = "".join(f"{chr(97+x)}{y+1}" for x, y in stones)
+    if pos in ours: continue
+    # side to move = black (stones 0 and 2 are black): its own stones are 1.
+    lines = ["START 15", "INFO timeout_turn 300", "BOARD"]
+    for i, (x, y) in enumerate(stones):
+        lines.append(f"{x},{y},{1 if i % 2 == 0 else 2}")
+    lines += ["DONE", "END"]
+    out = subprocess.run(["./pbrain-rapfi"], input="\n".join(lines) + "\n", capture_output=True, text=True,
+                         cwd=rapfi, timeout=30).stdout
+    evals = re.findall(r"Eval (-?\d+)", out)
+    if not evals: continue
+    ev = int(evals[-1])
+    if abs(ev) <= 120:
+        kept.append(pos)
+        print(f"{pos}: Rapfi {ev:+d}", file=sys.stderr, flush=True)
+print("\n".join(kept))
