@@ -893,3 +893,18 @@ fn a_win_by_continuous_fours_is_a_proven_win_with_its_forcing_line() {
         suggestion.explanation
     );
 }
+
+/// A case the planted-threat property found: O completes five at 35 and has a second attack, so
+/// the search sees every move lose. The block (the longest resistance) must still come first:
+/// every loss bound was once reported as the same number, and the lowest cell, 0, was played.
+#[test]
+fn a_lost_position_on_9_by_9_still_blocks_the_five() {
+    let cells = Position::parse_compact(
+        ".....X..O....X...O.O...X..O.XXXOO.......OO..O......XX........X.X..............O..",
+    )
+    .unwrap();
+    let position = Position::new(geometry(9, 9, 5), cells, None).unwrap();
+    let analysis = analyze(&position, Scoring::Depth, &quick_limits());
+    assert_eq!(analysis.best_move().index, 35);
+    assert!(analysis.best_move().value.outcome() != Some(Outcome::Win));
+}

@@ -26,9 +26,18 @@ pub fn depth_score(value: i32, max_score: i32) -> i32 {
 }
 
 /// A static estimate or bound mapped strictly inside (-1, 1), keeping the order of the internal
-/// scores (a win bound maps above every estimate, a loss bound below).
+/// scores: a win bound maps above every estimate, the nearer win higher, and a loss bound below,
+/// the nearer loss lower. (Every loss bound once mapped to one number: when all moves lost, the
+/// block that resisted longest tied with the others and the lowest cell was played.)
 pub fn estimate(value: i32) -> f64 {
-    let clamped = value.clamp(-(HEURISTIC_MAX + 1), HEURISTIC_MAX + 1);
+    /// Wins and losses as far as this many plies from the root keep their order.
+    const FAR: i32 = 1_000;
+    let clamped = if value.abs() > MATE_BOUND {
+        let rank = HEURISTIC_MAX + 2 + (FAR - plies_of(value)).max(0);
+        rank * value.signum()
+    } else {
+        value.clamp(-(HEURISTIC_MAX + 1), HEURISTIC_MAX + 1)
+    };
     0.998 * (f64::from(clamped) / HEURISTIC_SCALE).tanh()
 }
 
@@ -56,5 +65,27 @@ pub fn from_table(score: i32, ply: i32) -> i32 {
         score + ply
     } else {
         score
+    }
+}
+
+#[cfg(test)]
+mod estimate_tests {
+    use super::*;
+
+    #[test]
+    fn estimates_keep_the_order_of_scores_wins_and_losses_included() {
+        let mut scores: Vec<i32> = (-HEURISTIC_MAX - 1..=HEURISTIC_MAX + 1)
+            .step_by(13)
+            .collect();
+        scores.extend((0..=200).map(|p| WIN - p));
+        scores.extend((0..=200).map(|p| -(WIN - p)));
+        scores.extend([INFINITY, -INFINITY, MATE_BOUND + 1, -MATE_BOUND - 1]);
+        scores.sort_unstable();
+        scores.dedup();
+        let values: Vec<f64> = scores.iter().map(|&s| estimate(s)).collect();
+        for pair in values.windows(2) {
+            assert!(pair[0] < pair[1], "{} !< {}", pair[0], pair[1]);
+        }
+        assert!(values.iter().all(|v| v.abs() < 1.0));
     }
 }
