@@ -207,7 +207,8 @@ impl Board {
                     let id = board.windows.len() as u32;
                     board.windows.push([0, 0]);
                     for m in members {
-                        board.cell_windows[m * 4 * k + filled[m]] = id;
+                        let slot = board.window_slots(m).start + filled[m];
+                        board.cell_windows[slot] = id;
                         filled[m] += 1;
                     }
                 }
@@ -363,8 +364,8 @@ impl Board {
         self.history.pop();
         let (counts, window_scores, sets, mark) = self.saved_counts.pop().expect("a move to undo");
         self.window_scores = window_scores;
-        let base = at * 4 * self.k;
-        for &w in &self.cell_windows[base..base + 4 * self.k] {
+        for slot in self.window_slots(at) {
+            let w = self.cell_windows[slot];
             if w != NO_WINDOW {
                 self.windows[w as usize][side] -= 1;
             }
@@ -380,13 +381,17 @@ impl Board {
         self.stones -= 1;
     }
 
+    /// The slots of `cell_windows` that list the windows holding `at`.
+    fn window_slots(&self, at: usize) -> std::ops::Range<usize> {
+        at * 4 * self.k..(at + 1) * 4 * self.k
+    }
+
     /// Counts a stone of `side` on `at` in its windows and updates the window sums: a window
     /// gains value as its side's stones come, and dies when the other side's first stone comes.
     fn count_windows(&mut self, at: usize, side: usize) {
         let other = 1 - side;
         let value = &self.weights.window;
-        let base = at * 4 * self.k;
-        for slot in base..base + 4 * self.k {
+        for slot in self.window_slots(at) {
             let w = self.cell_windows[slot];
             if w == NO_WINDOW {
                 continue;

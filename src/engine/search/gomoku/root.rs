@@ -91,7 +91,7 @@ pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> 
         .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
     let mut completed = 0;
     let mut pv: Vec<u16> = vec![root[0].at as u16];
-    let (mut safe, mut refuted) = (Vec::new(), Vec::new());
+    let mut checks = Checks::default();
     for depth in 1..=last_depth {
         if depth > 1 && searcher.budget.stopped() {
             break;
@@ -102,33 +102,7 @@ pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> 
             break;
         };
         pv = line;
-        // The best move is checked again, more deeply, for a VCT it leaves the opponent; a
-        // refuted move goes last (it stays: it may be the only one) and the next one is checked.
-        for _ in 0..root.len() {
-            let at = root[0].at;
-            if !threatened
-                || safe.contains(&at)
-                || root[0].score > MATE_BOUND
-                || refuted.len() >= root.len() - 1
-            {
-                break;
-            }
-            let lost = refuted.contains(&at) || {
-                let before = vct.nodes();
-                let lost = leaves_vct(&mut searcher.board, at, side, &mut vct, VCT_BEST_BUDGET);
-                searcher.budget.spend(vct.nodes() - before);
-                lost
-            };
-            if !lost {
-                safe.push(at);
-                break;
-            }
-            if !refuted.contains(&at) {
-                refuted.push(at);
-            }
-            root.rotate_left(1);
-            let last = root.len() - 1;
-            root[last].score = root[last].score.min(-MATE_BOUND - 1);
+        if threatened && recheck_best(&mut searcher, &mut root, side, &mut vct, &mut checks) {
             pv = vec![root[0].at as u16];
         }
         if !full {
@@ -243,6 +217,54 @@ fn set_aside_losing(board: &mut Board, cells: &mut Vec<usize>, side: usize, vct:
         *cells = safe;
     }
     true
+}
+
+/// Root moves already checked more deeply for a VCT they leave the opponent.
+#[derive(Default)]
+struct Checks {
+    safe: Vec<usize>,
+    refuted: Vec<usize>,
+}
+
+/// Checks the best root move again, more deeply ([`VCT_BEST_BUDGET`]), for a VCT it leaves the
+/// opponent. A refuted move goes last (it stays: it may be the only one) and the next is
+/// checked, until one holds or every other move is refuted. Returns whether the best move
+/// changed.
+fn recheck_best(
+    searcher: &mut Searcher,
+    root: &mut [RootMove],
+    side: usize,
+    vct: &mut Vct,
+    checks: &mut Checks,
+) -> bool {
+    let mut changed = false;
+    for _ in 0..root.len() {
+        let at = root[0].at;
+        if checks.safe.contains(&at)
+            || root[0].score > MATE_BOUND
+            || checks.refuted.len() >= root.len() - 1
+        {
+            break;
+        }
+        let lost = checks.refuted.contains(&at) || {
+            let before = vct.nodes();
+            let lost = leaves_vct(&mut searcher.board, at, side, vct, VCT_BEST_BUDGET);
+            searcher.budget.spend(vct.nodes() - before);
+            lost
+        };
+        if !lost {
+            checks.safe.push(at);
+            break;
+        }
+        if !checks.refuted.contains(&at) {
+            checks.refuted.push(at);
+        }
+        root.rotate_left(1);
+        let last = root.len() - 1;
+        root[last].score = root[last].score.min(-MATE_BOUND - 1);
+        changed = true;
+    }
+    changed
 }
 
 /// Whether the opponent wins by continuous threats (found within `budget` nodes) after `side`
