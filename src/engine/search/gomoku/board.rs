@@ -9,7 +9,7 @@
 //! number of empty cells at each threat level and the sum of the values: the evaluation and the
 //! threat checks then cost nothing.
 
-use super::eval::{Weights, threat_of};
+use super::eval::{Combos, Weights};
 use super::pattern::{BLACK, EMPTY, Pattern, PatternTable, WALL, WHITE};
 use crate::engine::{Geometry, Player};
 
@@ -74,6 +74,7 @@ struct Cell {
 pub struct Board {
     table: &'static PatternTable,
     weights: &'static Weights,
+    combos: Combos,
     k: usize,
     cols: usize,
     pad: usize,
@@ -154,6 +155,7 @@ impl Board {
         let mut board = Self {
             table: PatternTable::for_k(k),
             weights,
+            combos: Combos::new(weights),
             k,
             cols: geometry.cols(),
             pad,
@@ -445,11 +447,17 @@ impl Board {
                 // `at` is `-j` steps from `other`.
                 let shift = PatternTable::shift(self.k, -j);
                 if refresh {
+                    // Stones and walls keep stale keys: moves are taken back last first, so by
+                    // the time a stone's cell is empty again every later stone is gone and its
+                    // keys (and patterns) are right again.
+                    if self.cells[other].stone != EMPTY {
+                        continue;
+                    }
                     self.saved.push((other as u16, self.cells[other]));
                 }
                 let cell = &mut self.cells[other];
                 cell.keys[dir] = change(cell.keys[dir], shift);
-                if refresh && cell.stone == EMPTY {
+                if refresh {
                     self.tally(other, -1);
                     self.refresh_dir(other, dir);
                     self.tally(other, 1);
@@ -479,10 +487,9 @@ impl Board {
     fn summarize(&mut self, at: usize) {
         let cell = &mut self.cells[at];
         for side in 0..2 {
-            let patterns = cell.patterns[side];
-            let threat = threat_of(patterns);
+            let (threat, value) = self.combos.get(cell.patterns[side]);
             cell.threat[side] = threat;
-            cell.value[side] = self.weights.cell_value(patterns, threat);
+            cell.value[side] = value;
             set_bit(&mut self.sets[side][0], at, threat == Threat::Five);
             set_bit(&mut self.sets[side][1], at, threat >= Threat::Four);
         }

@@ -44,7 +44,7 @@ pub enum Pattern {
 }
 
 impl Pattern {
-    const ALL: [Self; 10] = [
+    pub const ALL: [Self; 10] = [
         Self::None,
         Self::Block1,
         Self::Flex1,
