@@ -193,6 +193,35 @@ fn a_lost_position_still_blocks_the_four() {
     assert_eq!(analysis.chosen.index, 5 * 15 + 10);
 }
 
+/// The 15 x 15 position after `moves` (column letter then row letter, as in SGF; black, X,
+/// first).
+fn after_moves(moves: &str) -> Position {
+    let mut cells = vec!['.'; 225];
+    for (i, m) in moves.split_whitespace().enumerate() {
+        let b = m.as_bytes();
+        let (col, row) = (usize::from(b[0] - b'a'), usize::from(b[1] - b'a'));
+        cells[row * 15 + col] = if i % 2 == 0 { 'X' } else { 'O' };
+    }
+    gomoku(&cells.iter().collect::<String>())
+}
+
+#[test]
+fn a_move_that_leaves_the_opponent_a_win_by_threats_is_not_played() {
+    // From a match against AIWine on the held-out openings (BENCHMARKS-search.md): black played
+    // k10 here, AIWine announced a win by threats (VCT) and won. Finding that VCT takes the
+    // threat search about 156,000 nodes; the root used to look for it with 20,000 and missed
+    // it. Rapfi, asked for 2 s, plays i6.
+    let moves = "ei hh jj ij jk jh ih ki ji hg hf gg ig ge";
+    let k10 = 9 * 15 + 10;
+    let before = after_moves(moves);
+    assert_eq!(before.to_move(), Player::X);
+    // The budget a 450 ms search gets; no deadline, so the answer does not depend on the clock.
+    let chosen = suggest(&before, &budget(480_000)).chosen;
+    assert_ne!(chosen.index, k10, "k10 leaves white a win by threats");
+    // That k10 leaves one is the threat search's own unit test
+    // (`a_vct_is_found_and_its_first_move_is_a_threat` in `gomoku/threats.rs`).
+}
+
 #[test]
 fn the_same_budget_gives_the_same_answer_on_a_big_board() {
     let opening = board(&[

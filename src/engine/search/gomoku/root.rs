@@ -18,12 +18,19 @@ const VCT_SHARE: u64 = 8;
 /// Most attacker threats in the root's VCT.
 const VCT_MAX_THREATS: u32 = 8;
 /// Nodes for the check of whether a root move leaves the opponent a VCT: each move before the
-/// search, and the best move again, more deeply, after each iteration.
+/// search (at least this many; more when the opponent's VCT on a pass took more, up to
+/// [`VCT_MOVE_MAX`]), and the best move again, more deeply, after each iteration.
 const VCT_SAFETY_BUDGET: u64 = 1_500;
+const VCT_MOVE_MAX: u64 = 40_000;
 const VCT_BEST_BUDGET: u64 = 30_000;
-/// Nodes for the opponent's VCT if the side to move passed: without one, no move leaves one
-/// (a stone more never helps the opponent), and the moves are not checked one by one.
-const VCT_PASS_BUDGET: u64 = 20_000;
+/// Nodes for the opponent's VCT if the side to move passed (at most a quarter of the work
+/// budget): without one, no move leaves one (a stone more never helps the opponent), and the
+/// moves are not checked one by one. In the games of BENCHMARKS-search.md the VCTs that beat us
+/// took 18,000 to 170,000 nodes to find; this was 20,000 before.
+const VCT_PASS_BUDGET: u64 = 40_000;
+/// With a VCT on a pass, the moves are checked best first (by their cell values) until this
+/// many hold; only those are searched.
+const SAFE_MOVES_WANTED: usize = 5;
 /// Divisor before `tanh` when reporting an evaluation (a window sum ahead by 300, about a live
 /// three and a two more, reports 0.27: "in its favour" in the explanation), and the band the
 /// evaluations fill.
@@ -72,6 +79,7 @@ pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> 
         .max_work
         .map_or(VCT_BUDGET, |w| (w / VCT_SHARE).min(VCT_BUDGET));
     let mut vct = Vct::new(vct_budget);
+    vct.set_deadline(limits.deadline);
     let won = vct.find(&mut board, side, VCT_MAX_THREATS);
     budget.spend(vct.nodes());
     let mut cells = root_moves(&board);
@@ -79,7 +87,10 @@ pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> 
         return threat_win(position, scoring, board, first, budget.nodes());
     }
     let before = vct.nodes();
-    let threatened = set_aside_losing(&mut board, &mut cells, side, &mut vct);
+    let pass_budget = limits.max_work.map_or(VCT_PASS_BUDGET, |w| {
+        (nodes_for_work(w) / 4).min(VCT_PASS_BUDGET)
+    });
+    let threatened = set_aside_losing(&mut board, &mut cells, side, &mut vct, pass_budget);
     budget.spend(vct.nodes() - before);
     let mut searcher = Searcher::new(board, budget, &WEIGHTS);
     let mut root: Vec<RootMove> = cells
@@ -182,13 +193,22 @@ fn iterate(
 }
 
 /// Sets aside the root moves after which the opponent wins by continuous threats (a VCT found
-/// within [`VCT_SAFETY_BUDGET`] nodes each), unless every move is refuted: then every move stays
-/// and the search picks the longest resistance. Against a four only its block stays. The moves
-/// are checked one by one only when the opponent threatens something: it has an open three (a
-/// reply to it can be the one that leaves a VCT), or it would have a VCT if the side to move
-/// passed. Returns whether they were checked (and so whether the best move is checked again
-/// after each iteration).
-fn set_aside_losing(board: &mut Board, cells: &mut Vec<usize>, side: usize, vct: &mut Vct) -> bool {
+/// within [`VCT_SAFETY_BUDGET`] nodes each, or more, see below), unless every move is refuted:
+/// then every move stays and the search picks the longest resistance. Against a four only its
+/// block stays. The moves are checked one by one only when the opponent threatens something:
+/// it has an open three (a reply to it can be the one that leaves a VCT; every reply is
+/// checked), or it would have a VCT if the side to move passed (searched within `pass_budget`
+/// nodes). Then each move gets twice the nodes that VCT took (within [`VCT_MOVE_MAX`]), best
+/// first by cell value, until [`SAFE_MOVES_WANTED`] hold, and only those are searched. Returns
+/// whether the moves were checked (and so whether the best move is checked again after each
+/// iteration).
+fn set_aside_losing(
+    board: &mut Board,
+    cells: &mut Vec<usize>,
+    side: usize,
+    vct: &mut Vct,
+    pass_budget: u64,
+) -> bool {
     let other = 1 - side;
     if let Some(block) = board.five_cell(other) {
         // Only the block does not lose at once; the tree searches what follows it.
@@ -197,22 +217,33 @@ fn set_aside_losing(board: &mut Board, cells: &mut Vec<usize>, side: usize, vct:
         }
         return false;
     }
+    let mut per_move = VCT_SAFETY_BUDGET;
+    let mut wanted = usize::MAX;
     if !board.has_open_three(other) {
-        vct.set_budget(VCT_PASS_BUDGET);
+        vct.set_budget(pass_budget);
+        let before = vct.nodes();
         if vct.find(board, other, VCT_MAX_THREATS).is_none() {
             return false;
         }
+        // After a move that does not stop it, the VCT takes about as long to find again.
+        let needed = vct.nodes() - before;
+        per_move = per_move.max((2 * needed).min(VCT_MOVE_MAX));
+        wanted = SAFE_MOVES_WANTED;
     }
     let mut order: Vec<(i32, usize)> = cells
         .iter()
         .map(|&at| (-(board.value(at, side) + board.value(at, other)), at))
         .collect();
     order.sort_unstable();
-    let safe: Vec<usize> = order
-        .into_iter()
-        .map(|(_, at)| at)
-        .filter(|&at| !leaves_vct(board, at, side, vct, VCT_SAFETY_BUDGET))
-        .collect();
+    let mut safe = Vec::new();
+    for (_, at) in order {
+        if !leaves_vct(board, at, side, vct, per_move) {
+            safe.push(at);
+            if safe.len() >= wanted {
+                break;
+            }
+        }
+    }
     if !safe.is_empty() {
         *cells = safe;
     }
@@ -240,7 +271,8 @@ fn recheck_best(
     let mut changed = false;
     for _ in 0..root.len() {
         let at = root[0].at;
-        if checks.safe.contains(&at)
+        if searcher.budget.stopped()
+            || checks.safe.contains(&at)
             || root[0].score > MATE_BOUND
             || checks.refuted.len() >= root.len() - 1
         {

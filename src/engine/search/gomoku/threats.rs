@@ -6,6 +6,8 @@
 //! four at the same time. Every defender reply in such a line is forced, so a VCF found is a proven
 //! win, and its length in plies is exact for that line (a quiet move might win sooner).
 
+use std::time::Instant;
+
 use super::board::{Board, Threat};
 
 /// Entries of the table of attacker positions already shown to have no VCF.
@@ -191,7 +193,19 @@ pub struct Vct {
     nodes: u64,
     budget: u64,
     start: u64,
+    /// Attacker positions (with the attacker and its last threat) shown to have no VCT, and
+    /// within how many threats: each deeper round of [`Vct::find`] skips what the last one
+    /// refuted, and lines that meet again are searched once.
+    failed: Vec<(u64, u32)>,
+    /// When every search stops, whatever its budget (checked every [`DEADLINE_EVERY`] nodes).
+    deadline: Option<Instant>,
+    expired: bool,
+    /// The node count at which to look at the clock next.
+    next_clock: u64,
 }
+
+/// Nodes (VCF checks included) between two looks at the clock.
+const DEADLINE_EVERY: u64 = 1_024;
 
 /// After its first threat, the attacker's next threat is a double one (two threes, a four and a
 /// three, ...) anywhere, or a single one on a line through its last threat at most this far from
@@ -210,12 +224,23 @@ impl Vct {
             nodes: 0,
             budget,
             start: 0,
+            failed: vec![(0, 0); FAILED_SLOTS],
+            deadline: None,
+            expired: false,
+            next_clock: 0,
         }
     }
 
     /// Sets the nodes allowed per call.
     pub fn set_budget(&mut self, budget: u64) {
         self.budget = budget;
+    }
+
+    /// Sets the time after which every search gives up (as when its budget runs out).
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+        self.expired = false;
+        self.next_clock = self.nodes();
     }
 
     /// Nodes searched over every call so far (VCF checks included).
@@ -239,7 +264,7 @@ impl Vct {
     }
 
     fn out_of_budget(&self) -> bool {
-        self.nodes() - self.start > self.budget
+        self.expired || self.nodes() - self.start > self.budget
     }
 
     /// The attacker's winning move, if it has one within `depth` threats.
@@ -251,9 +276,20 @@ impl Vct {
         last: Option<usize>,
     ) -> Option<usize> {
         self.nodes += 1;
+        if self.nodes() >= self.next_clock {
+            self.next_clock = self.nodes() + DEADLINE_EVERY;
+            self.expired |= self.deadline.is_some_and(|d| Instant::now() >= d);
+        }
         let other = 1 - side;
         if let Some(five) = board.five_cell(side) {
             return Some(five);
+        }
+        let key = board.hash()
+            ^ SIDE_KEYS[side]
+            ^ last.map_or(0, |l| (l as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let slot = (key as usize) & (FAILED_SLOTS - 1);
+        if self.failed[slot].0 == key && self.failed[slot].1 >= depth {
+            return None;
         }
         if let Some(line) = self.vcf.find(board, side, VCF_MAX_FOURS_IN_VCT) {
             return Some(line[0]);
@@ -281,9 +317,11 @@ impl Vct {
                 return Some(at);
             }
             if self.out_of_budget() {
-                break;
+                return None;
             }
         }
+        // Searched to the end (a search cut by the budget proves nothing).
+        self.failed[slot] = (key, depth);
         None
     }
 
@@ -345,6 +383,47 @@ mod tests {
     use super::super::eval::WEIGHTS;
     use super::*;
     use crate::engine::{Geometry, Player};
+
+    /// The 15 x 15 board after `moves` (column letter, row letter, as in SGF; black first).
+    fn board_after(moves: &str) -> (Board, usize) {
+        let geometry = Geometry::new(15, 15, 5).unwrap();
+        let mut cells: Vec<Option<Player>> = vec![None; 225];
+        let moves: Vec<&str> = moves.split_whitespace().collect();
+        for (i, m) in moves.iter().enumerate() {
+            let b = m.as_bytes();
+            let (col, row) = (usize::from(b[0] - b'a'), usize::from(b[1] - b'a'));
+            cells[row * 15 + col] = Some(if i % 2 == 0 { Player::X } else { Player::O });
+        }
+        (Board::new(geometry, &cells, &WEIGHTS), moves.len() % 2)
+    }
+
+    /// A game against AIWine (held-out openings) where black's 15th stone, k10, left white a
+    /// win by threats (white then won). Rapfi, asked at 2 s, plays i6 there instead.
+    const LEFT_A_VCT: &str = "ei hh jj ij jk jh ih ki ji hg hf gg ig ge kj";
+
+    #[test]
+    fn a_vct_is_found_and_its_first_move_is_a_threat() {
+        let (mut board, side) = board_after(LEFT_A_VCT);
+        let mut vct = Vct::new(1_000_000);
+        let first = vct
+            .find(&mut board, side, 12)
+            .expect("white wins by threats");
+        assert!(board.threat(first, side) >= Threat::OpenThree);
+        // A second search from the same start finds it again (the table of failures keeps
+        // only searches that ran to their end).
+        assert_eq!(vct.find(&mut board, side, 12), Some(first));
+    }
+
+    #[test]
+    fn a_past_deadline_stops_the_vct_at_once() {
+        let (mut board, side) = board_after(LEFT_A_VCT);
+        let mut vct = Vct::new(1_000_000);
+        vct.set_deadline(Some(Instant::now()));
+        assert_eq!(vct.find(&mut board, side, 12), None);
+        assert!(vct.nodes() < 5_000, "{} nodes", vct.nodes());
+        vct.set_deadline(None);
+        assert!(vct.find(&mut board, side, 12).is_some());
+    }
 
     #[test]
     fn vcf_lines_found_on_random_boards_are_real_wins() {
