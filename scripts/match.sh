@@ -15,7 +15,8 @@
 #   TIME_MS   thinking time a move for both sides, in milliseconds                 (default 500)
 #   GAMES     games in all; each opening is played twice with colours swapped
 #                                                  (default: two for each line of OPENINGS)
-#   ROUNDS    repeat the whole match this many times                                (default 1)
+#   ROUNDS    repeat the whole match this many times (the engines mostly replay the same
+#             games: count distinct games, or use more openings)                     (default 1)
 #   OUT_DIR   where the games (SGF), the engines' messages and the manager's log go
 #                                                                      (default: a temp folder)
 #   VIA       `pbrain` (the engine in-process) or `http`: ENGINE serves on 127.0.0.1:HTTP_PORT
