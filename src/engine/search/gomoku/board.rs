@@ -74,7 +74,7 @@ struct Cell {
 pub struct Board {
     table: &'static PatternTable,
     weights: &'static Weights,
-    combos: Combos,
+    combos: &'static Combos,
     k: usize,
     cols: usize,
     pad: usize,
@@ -155,7 +155,7 @@ impl Board {
         let mut board = Self {
             table: PatternTable::for_k(k),
             weights,
-            combos: Combos::new(weights),
+            combos: weights.combos(),
             k,
             cols: geometry.cols(),
             pad,

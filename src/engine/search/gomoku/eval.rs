@@ -11,6 +11,8 @@
 //!   the value of the pattern the side would make there, plus a bonus for the combination
 //!   ([`Threat`]).
 
+use std::sync::OnceLock;
+
 use super::board::Threat;
 use super::pattern::Pattern;
 
@@ -28,6 +30,8 @@ pub struct Weights {
     /// In move ordering, the value of a cell to the mover counts `attack / 16` times its value
     /// to the opponent (the block).
     pub attack: i32,
+    /// The table of [`Combos`] for these weights, built on first use.
+    pub combos: OnceLock<Combos>,
 }
 
 /// The weights the engine plays with.
@@ -40,9 +44,16 @@ pub static WEIGHTS: Weights = Weights {
     window: [0, 3, 14, 33, 60, 95, 138],
     tempo: 70,
     attack: 28,
+    combos: OnceLock::new(),
 };
 
 impl Weights {
+    /// Every cell's combination and value by its four patterns under these weights (built once,
+    /// not for every board).
+    pub fn combos(&self) -> &Combos {
+        self.combos.get_or_init(|| Combos::new(self))
+    }
+
     /// The value of a cell whose four lines make `patterns`, which combine to `threat`.
     pub fn cell_value(&self, patterns: [Pattern; 4], threat: Threat) -> i32 {
         let lines: i32 = patterns.iter().map(|&p| self.pattern[p as usize]).sum();
@@ -51,8 +62,9 @@ impl Weights {
 }
 
 /// Every cell's combination and value by its four patterns, worked out once: a stone refreshes
-/// the cells of four lines on both sides, and this lookup made the board's `play` about a fifth
-/// faster than working them out each time.
+/// the cells of four lines on both sides, and this lookup made the search about a tenth faster
+/// than working them out each time (BENCHMARKS-search.md).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Combos(Vec<(Threat, i32)>);
 
 impl Combos {
@@ -129,7 +141,7 @@ mod tests {
 
     #[test]
     fn the_combination_table_agrees_with_working_it_out() {
-        let combos = Combos::new(&WEIGHTS);
+        let combos = WEIGHTS.combos();
         let all = Pattern::ALL;
         for (i, a) in all.into_iter().enumerate() {
             for (j, b) in all.into_iter().enumerate() {

@@ -6,7 +6,8 @@
 //! - [`board`]: the stones and, kept up to date stone by stone, each empty cell's patterns, its
 //!   strongest combination ([`board::Threat`]) and its value for each side;
 //! - [`eval`]: the weights of the patterns and combinations, and so the static evaluation;
-//! - [`threats`]: victory by continuous fours (VCF), a proven win when found;
+//! - [`threats`]: victory by continuous fours (VCF), a proven win when found, and by threes and
+//!   fours (VCT), at the root for attack and for the opponent's threats;
 //! - [`moves`]: which moves a node tries (forced blocks, defences against open threes and
 //!   against the opponent's VCF, else the best quiet moves near the stones), in what order;
 //! - [`negamax`]: principal-variation search with the transposition table ([`table`]), killer

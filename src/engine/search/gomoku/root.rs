@@ -26,7 +26,7 @@ const VCT_BEST_BUDGET: u64 = 30_000;
 /// Nodes for the opponent's VCT if the side to move passed (at most a quarter of the work
 /// budget): without one, no move leaves one (a stone more never helps the opponent), and the
 /// moves are not checked one by one. In the games of BENCHMARKS-search.md the VCTs that beat us
-/// took 18,000 to 170,000 nodes to find; this was 20,000 before.
+/// took 3,600 to 168,000 nodes to find; this was 20,000 before.
 const VCT_PASS_BUDGET: u64 = 40_000;
 /// With a VCT on a pass, the moves are checked best first (by their cell values) until this
 /// many hold; only those are searched.
