@@ -544,10 +544,12 @@ fn gomoku_opening() -> Position {
 }
 
 #[test]
-fn a_deadline_stops_the_search_with_the_last_completed_iteration() {
+fn a_deadline_stops_the_search_even_in_its_first_iteration() {
     let position = gomoku_opening();
     // A deadline already past when the search starts, and no other limit: without the deadline
-    // this search would not end. The first iteration completes (it is the fallback answer).
+    // this search would not end. The deadline stops even the first iteration (whose work is
+    // otherwise never cut short); the answer is then the move the one-ply evaluation likes
+    // best, still an estimate.
     let limits = SearchLimits {
         max_depth: None,
         deadline: Some(Instant::now()),
@@ -558,7 +560,16 @@ fn a_deadline_stops_the_search_with_the_last_completed_iteration() {
     assert!(!analysis.is_exact());
     assert!(analysis.depth.is_some_and(|depth| depth >= 1));
     assert_eq!(analysis.moves.len(), 221);
-    assert!(matches!(analysis.best_move().value, Value::Estimate(_)));
+    let best = analysis.best_move();
+    assert!(matches!(best.value, Value::Estimate(_)));
+    // Within two cells of the stones (rows 6 to 8, columns 7 and 8), not an arbitrary cell.
+    let (row, col) = (best.index / 15, best.index % 15);
+    assert!(
+        (4..=10).contains(&row) && (5..=10).contains(&col),
+        "{}",
+        best.index
+    );
+    assert_eq!(analysis.pv.first(), Some(&best.index));
 }
 
 #[test]

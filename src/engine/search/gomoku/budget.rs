@@ -6,12 +6,17 @@ use std::time::Instant;
 /// Nodes between two looks at the clock and the budget.
 const CHECK_INTERVAL: u64 = 1024;
 
+/// A held search still stops at this many times its work budget.
+const HELD_WORK_FACTOR: u64 = 8;
+
 /// Counts the search's work and says when to stop.
 pub struct Budget {
     nodes: u64,
     max_work: Option<u64>,
     deadline: Option<Instant>,
     stopped: bool,
+    /// The deadline has passed: a hard stop, held or not.
+    expired: bool,
     held: bool,
 }
 
@@ -23,12 +28,15 @@ impl Budget {
             max_work,
             deadline,
             stopped: false,
+            expired: false,
             held: false,
         }
     }
 
-    /// While held, the budget counts but never stops the search: the first iteration always
-    /// completes, so there is always an answer.
+    /// While held, the work budget counts but does not stop the search, so the first iteration
+    /// completes on a reproducible budget. The deadline still stops it: a first iteration that
+    /// runs long (chains of forced replies in a crowded position) must not hang the caller, and
+    /// the root then answers with the best move found so far.
     pub fn hold(&mut self, held: bool) {
         self.held = held;
     }
@@ -37,22 +45,61 @@ impl Budget {
     /// [`CHECK_INTERVAL`] nodes, at the same nodes every time, so a search stopped by its budget
     /// stops at the same place on every run.
     pub fn spend(&mut self, n: u64) -> bool {
+        let first = self.nodes == 0;
         let before = self.nodes / CHECK_INTERVAL;
         self.nodes += n;
-        if !self.stopped && self.nodes / CHECK_INTERVAL != before {
-            self.stopped = self.max_work.is_some_and(|w| self.nodes >= w)
-                || self.deadline.is_some_and(|d| Instant::now() >= d);
+        // Also on the first count: a search whose deadline has already passed does not start.
+        if !self.expired && (first || self.nodes / CHECK_INTERVAL != before) {
+            self.expired = self.deadline.is_some_and(|d| Instant::now() >= d);
+            self.stopped |= self.expired || self.max_work.is_some_and(|w| self.nodes >= w);
+            // Even a held search stops at many times its work budget (a search without a
+            // deadline must end too).
+            self.expired |= self
+                .max_work
+                .is_some_and(|w| self.nodes >= w.saturating_mul(HELD_WORK_FACTOR));
         }
         self.stopped()
     }
 
-    /// Whether the search must stop (never while held).
+    /// Whether the search must stop: at the deadline (or [`HELD_WORK_FACTOR`] times the work
+    /// budget) always, on the work budget unless held.
     pub fn stopped(&self) -> bool {
-        self.stopped && !self.held
+        self.expired || (self.stopped && !self.held)
     }
 
     /// Nodes counted so far.
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn a_held_budget_ignores_its_work_limit_but_not_the_deadline() {
+        let mut budget = Budget::new(Some(2 * CHECK_INTERVAL), None);
+        budget.hold(true);
+        assert!(!budget.spend(4 * CHECK_INTERVAL));
+        budget.hold(false);
+        assert!(budget.stopped());
+
+        let past = Instant::now().checked_sub(Duration::from_millis(1));
+        let mut budget = Budget::new(None, past);
+        budget.hold(true);
+        assert!(
+            budget.spend(1),
+            "a held search stops at a past deadline from its first node"
+        );
+    }
+
+    #[test]
+    fn a_held_budget_stops_at_many_times_its_work() {
+        let mut budget = Budget::new(Some(CHECK_INTERVAL), None);
+        budget.hold(true);
+        assert!(!budget.spend(HELD_WORK_FACTOR * CHECK_INTERVAL - 1));
+        assert!(budget.spend(1));
     }
 }

@@ -110,6 +110,12 @@ pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> 
         searcher.budget.hold(depth == 1);
         let Some((line, full)) = iterate(&mut searcher, &mut root, depth, side, limits.all_moves)
         else {
+            if depth == 1 {
+                // The deadline came before one move was searched: answer with the move the
+                // one-ply evaluation likes best rather than an arbitrary one.
+                order_by_one_ply(&mut searcher.board, &mut root, side);
+                pv = vec![root[0].at as u16];
+            }
             break;
         };
         pv = line;
@@ -190,6 +196,17 @@ fn iterate(
     root[..=best_index].rotate_right(1);
     root[1..].sort_by_key(|m| std::cmp::Reverse(m.score));
     Some((line, full))
+}
+
+/// Orders the root moves by the static evaluation after each, best first (the fallback when no
+/// iteration searched a move before the deadline).
+fn order_by_one_ply(board: &mut Board, root: &mut [RootMove], side: usize) {
+    for m in root.iter_mut() {
+        board.play(m.at, side);
+        m.score = -board.evaluate(1 - side, EVAL_MAX);
+        board.undo(m.at, side);
+    }
+    root.sort_by_key(|m| std::cmp::Reverse(m.score));
 }
 
 /// Sets aside the root moves after which the opponent wins by continuous threats (a VCT found
