@@ -2,7 +2,9 @@
 """Held-out balanced 15 x 15 openings for scripts/match.sh (OPENINGS=...): random 4-stone
 openings in the central 7 x 7 cells, kept when Rapfi (its classical evaluation, 0.3 s) gives
 the side to move an evaluation within +-120, until ten are kept. Those of
-scripts/data/openings-heldout-15.txt came from `python3 scripts/heldout-openings.py 11`.
+scripts/data/openings-heldout-15.txt came from `python3 scripts/heldout-openings.py 11`, those of
+scripts/data/openings-heldout-15-more.txt from seeds 12 to 16, and the tuning set
+scripts/data/openings-tune-15.txt (for trying changes) from seeds 30 to 39.
 
     RAPFI_DIR   the folder of pbrain-rapfi with its config.toml (default /tmp/gomoku-anchors/rapfi,
                 where ../shared/anchors/build-anchors.sh puts it)
