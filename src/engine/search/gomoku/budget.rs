@@ -15,8 +15,9 @@ pub struct Budget {
     max_work: Option<u64>,
     deadline: Option<Instant>,
     stopped: bool,
-    /// The deadline has passed: a hard stop, held or not.
-    expired: bool,
+    /// The deadline has passed, or the work is [`HELD_WORK_FACTOR`] times the budget: a stop
+    /// even while held.
+    hard_stop: bool,
     held: bool,
 }
 
@@ -28,7 +29,7 @@ impl Budget {
             max_work,
             deadline,
             stopped: false,
-            expired: false,
+            hard_stop: false,
             held: false,
         }
     }
@@ -49,14 +50,14 @@ impl Budget {
         let before = self.nodes / CHECK_INTERVAL;
         self.nodes += n;
         // Also on the first count: a search whose deadline has already passed does not start.
-        if !self.expired && (first || self.nodes / CHECK_INTERVAL != before) {
-            self.expired = self.deadline.is_some_and(|d| Instant::now() >= d);
-            self.stopped |= self.expired || self.max_work.is_some_and(|w| self.nodes >= w);
-            // Even a held search stops at many times its work budget (a search without a
-            // deadline must end too).
-            self.expired |= self
-                .max_work
-                .is_some_and(|w| self.nodes >= w.saturating_mul(HELD_WORK_FACTOR));
+        if !self.hard_stop && (first || self.nodes / CHECK_INTERVAL != before) {
+            // Even a held search stops at the deadline, and at many times its work budget (a
+            // search without a deadline must end too).
+            self.hard_stop = self.deadline.is_some_and(|d| Instant::now() >= d)
+                || self
+                    .max_work
+                    .is_some_and(|w| self.nodes >= w.saturating_mul(HELD_WORK_FACTOR));
+            self.stopped |= self.hard_stop || self.max_work.is_some_and(|w| self.nodes >= w);
         }
         self.stopped()
     }
@@ -64,7 +65,7 @@ impl Budget {
     /// Whether the search must stop: at the deadline (or [`HELD_WORK_FACTOR`] times the work
     /// budget) always, on the work budget unless held.
     pub fn stopped(&self) -> bool {
-        self.expired || (self.stopped && !self.held)
+        self.hard_stop || (self.stopped && !self.held)
     }
 
     /// Nodes counted so far.

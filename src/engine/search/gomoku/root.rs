@@ -202,11 +202,17 @@ fn iterate(
 /// iteration searched a move before the deadline).
 fn order_by_one_ply(board: &mut Board, root: &mut [RootMove], side: usize) {
     for m in root.iter_mut() {
-        board.play(m.at, side);
-        m.score = -board.evaluate(1 - side, EVAL_MAX);
-        board.undo(m.at, side);
+        m.score = one_ply(board, m.at, side);
     }
     root.sort_by_key(|m| std::cmp::Reverse(m.score));
+}
+
+/// The static evaluation, for `side`, of the position after it plays `at`.
+fn one_ply(board: &mut Board, at: usize, side: usize) -> i32 {
+    board.play(at, side);
+    let value = -board.evaluate(1 - side, EVAL_MAX);
+    board.undo(at, side);
+    value
 }
 
 /// Sets aside the root moves after which the opponent wins by continuous threats (a VCT found
@@ -390,12 +396,7 @@ fn score_moves(
             let at = board.padded(cell);
             let value = match root.iter().find(|m| m.at == at) {
                 Some(m) => m.score,
-                None => {
-                    board.play(at, side);
-                    let value = -board.evaluate(1 - side, EVAL_MAX);
-                    board.undo(at, side);
-                    value.min(floor - 1)
-                }
+                None => one_ply(board, at, side).min(floor - 1),
             };
             MoveScore::new(
                 cell,
