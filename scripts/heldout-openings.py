@@ -4,7 +4,10 @@ openings in the central 7 x 7 cells, kept when Rapfi (its classical evaluation, 
 the side to move an evaluation within +-120, until ten are kept. Those of
 scripts/data/openings-heldout-15.txt came from `python3 scripts/heldout-openings.py 11`, those of
 scripts/data/openings-heldout-15-more.txt from seeds 12 to 16, and the tuning set
-scripts/data/openings-tune-15.txt (for trying changes) from seeds 30 to 39.
+scripts/data/openings-tune-15.txt (for trying changes) from seeds 30 to 39. Those sets were judged
+by a search of a millisecond or two (the script sent END before Rapfi had answered, which stops
+it); scripts/data/openings-balanced-15.txt (seeds 50 to 54) is the first set judged by the full
+0.3 s.
 
     RAPFI_DIR   the folder of pbrain-rapfi with its config.toml (default /tmp/gomoku-anchors/rapfi,
                 where ../shared/anchors/build-anchors.sh puts it)
@@ -28,12 +31,26 @@ while len(kept) < 10 and tries < 200:
     pos = "".join(f"{chr(97+x)}{y+1}" for x, y in stones)
     if pos in ours: continue
     # side to move = black (stones 0 and 2 are black): its own stones are 1.
-    lines = ["START 15", "INFO timeout_turn 300", "BOARD"]
+    lines = ["START 15", "INFO timeout_turn 300", "INFO timeout_match 100000000",
+             "INFO time_left 100000000", "INFO rule 0", "BOARD"]
     for i, (x, y) in enumerate(stones):
         lines.append(f"{x},{y},{1 if i % 2 == 0 else 2}")
-    lines += ["DONE", "END"]
-    out = subprocess.run(["./pbrain-rapfi"], input="\n".join(lines) + "\n", capture_output=True, text=True,
-                         cwd=rapfi, timeout=30).stdout
+    lines.append("DONE")
+    # END only after the answer: Rapfi reads its input while it thinks, and an END that is
+    # already waiting stops the search at once (the sets of seeds 11-16 and 30-39 were chosen
+    # that way, by a search of a millisecond or two; see BENCHMARKS-search.md).
+    engine = subprocess.Popen(["./pbrain-rapfi"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True, cwd=rapfi)
+    engine.stdin.write("\n".join(lines) + "\n")
+    engine.stdin.flush()
+    out = ""
+    for line in engine.stdout:
+        out += line
+        if re.fullmatch(r"\d+,\d+", line.strip()):
+            break
+    engine.stdin.write("END\n")
+    engine.stdin.close()
+    engine.wait(timeout=30)
     evals = re.findall(r"Eval (-?\d+)", out)
     if not evals: continue
     ev = int(evals[-1])

@@ -9,7 +9,7 @@
 //! number of empty cells at each threat level and the sum of the values: the evaluation and the
 //! threat checks then cost nothing.
 
-use super::eval::{Combos, Weights};
+use super::eval::{Combos, PATTERN_BITS, Weights};
 use super::pattern::{BLACK, EMPTY, Pattern, PatternTable, WALL, WHITE};
 use crate::engine::{Geometry, Player};
 
@@ -65,7 +65,9 @@ struct Cell {
     /// Stones within two cells (a 5 × 5 square): candidate moves have some.
     near: u8,
     keys: [u32; 4],
-    patterns: [[Pattern; 4]; 2],
+    /// Per side, the pattern along each direction, packed [`PATTERN_BITS`] bits each (direction
+    /// 0 lowest), the index of [`Combos`].
+    patterns: [u16; 2],
     threat: [Threat; 2],
     value: [i32; 2],
 }
@@ -93,8 +95,12 @@ pub struct Board {
     /// Per side, the empty cells that complete a line ([`Threat::Five`]) and those that make a
     /// four or better, as bit sets over padded indices.
     sets: Sets,
-    /// What each move changed, for undo: the cells as they were, then the counts and sums.
-    saved: Vec<(u16, Cell)>,
+    /// What each move changed, for undo: the cells as they were (and where), then the counts
+    /// and sums. Two vectors, not one of pairs: a pair's cell sat unaligned and was copied
+    /// through the stack, where reading it back stalled the processor (store forwarding; see
+    /// the updates in `rekey`).
+    saved: Vec<Cell>,
+    saved_at: Vec<u16>,
     saved_counts: Vec<Saved>,
     /// Every window of `k` cells in a line: its stones per side.
     windows: Vec<[u8; 2]>,
@@ -148,7 +154,7 @@ impl Board {
             stone: WALL,
             near: 0,
             keys: [0; 4],
-            patterns: [[Pattern::None; 4]; 2],
+            patterns: [0; 2],
             threat: [Threat::Quiet; 2],
             value: [0; 2],
         };
@@ -170,6 +176,7 @@ impl Board {
             history: Vec::new(),
             sets: [[[0; WORDS]; 2]; 2],
             saved: Vec::new(),
+            saved_at: Vec::new(),
             saved_counts: Vec::new(),
             windows: Vec::new(),
             cell_windows: Vec::new(),
@@ -223,6 +230,7 @@ impl Board {
         }
         board.history.clear();
         board.saved.clear();
+        board.saved_at.clear();
         board.saved_counts.clear();
         board
     }
@@ -373,9 +381,11 @@ impl Board {
             }
         }
         self.sets = sets;
-        for (cell, saved) in self.saved.drain(mark..).rev() {
-            self.cells[cell as usize] = saved;
+        for (&at, saved) in self.saved_at[mark..].iter().zip(&self.saved[mark..]).rev() {
+            self.cells[at as usize] = *saved;
         }
+        self.saved.truncate(mark);
+        self.saved_at.truncate(mark);
         self.cells[at].stone = EMPTY;
         self.threat_counts = counts;
         self.near(at, -1);
@@ -446,21 +456,40 @@ impl Board {
                 let other = other as usize;
                 // `at` is `-j` steps from `other`.
                 let shift = PatternTable::shift(self.k, -j);
-                if refresh {
-                    // Stones and walls keep stale keys: moves are taken back last first, so by
-                    // the time a stone's cell is empty again every later stone is gone and its
-                    // keys (and patterns) are right again.
-                    if self.cells[other].stone != EMPTY {
-                        continue;
-                    }
-                    self.saved.push((other as u16, self.cells[other]));
+                if !refresh {
+                    let key = &mut self.cells[other].keys[dir];
+                    *key = change(*key, shift);
+                    continue;
                 }
+                // Stones and walls keep stale keys: moves are taken back last first, so by the
+                // time a stone's cell is empty again every later stone is gone and its keys (and
+                // patterns) are right again.
+                if self.cells[other].stone != EMPTY {
+                    continue;
+                }
+                self.saved.push(self.cells[other]);
+                self.saved_at.push(other as u16);
+                // Every field is written in place and nothing written is read back at another
+                // width. A cell updated in a copy, or pattern bytes written one by one and read
+                // back as a word, stalled the processor's store forwarding: perf put three
+                // quarters of the search's time in `play`, and removing the stalls made the
+                // whole search 1.85 times as fast (BENCHMARKS-search.md, "Store forwarding").
                 let cell = &mut self.cells[other];
-                cell.keys[dir] = change(cell.keys[dir], shift);
-                if refresh {
-                    self.tally(other, -1);
-                    self.refresh_dir(other, dir);
-                    self.tally(other, 1);
+                let key = change(cell.keys[dir], shift);
+                cell.keys[dir] = key;
+                for side in 0..2 {
+                    let packed = repack(cell.patterns[side], dir, self.table.get(key, side));
+                    cell.patterns[side] = packed;
+                    let (threat, value) = self.combos.get(packed);
+                    let old = cell.threat[side];
+                    if old != threat {
+                        self.threat_counts[side][old as usize] -= 1;
+                        self.threat_counts[side][threat as usize] += 1;
+                        cell.threat[side] = threat;
+                        set_bit(&mut self.sets[side][0], other, threat == Threat::Five);
+                        set_bit(&mut self.sets[side][1], other, threat >= Threat::Four);
+                    }
+                    cell.value[side] = value;
                 }
             }
         }
@@ -470,21 +499,10 @@ impl Board {
         for dir in 0..4 {
             let key = self.cells[at].keys[dir];
             for side in 0..2 {
-                self.cells[at].patterns[side][dir] = self.table.get(key, side);
+                let packed = &mut self.cells[at].patterns[side];
+                *packed = repack(*packed, dir, self.table.get(key, side));
             }
         }
-        self.summarize(at);
-    }
-
-    fn refresh_dir(&mut self, at: usize, dir: usize) {
-        let key = self.cells[at].keys[dir];
-        for side in 0..2 {
-            self.cells[at].patterns[side][dir] = self.table.get(key, side);
-        }
-        self.summarize(at);
-    }
-
-    fn summarize(&mut self, at: usize) {
         let cell = &mut self.cells[at];
         for side in 0..2 {
             let (threat, value) = self.combos.get(cell.patterns[side]);
@@ -494,6 +512,12 @@ impl Board {
             set_bit(&mut self.sets[side][1], at, threat >= Threat::Four);
         }
     }
+}
+/// `packed` with the pattern along `dir` replaced by `pattern`.
+#[inline]
+fn repack(packed: u16, dir: usize, pattern: Pattern) -> u16 {
+    let shift = PATTERN_BITS as usize * dir;
+    (packed & !(((1 << PATTERN_BITS) - 1) << shift)) | ((pattern as u16) << shift)
 }
 
 fn splitmix(state: &mut u64) -> u64 {
@@ -511,7 +535,7 @@ mod tests {
 
     /// Every cell's patterns, threats and values, the per-side counts and the window sums.
     type Snapshot = (
-        Vec<([[Pattern; 4]; 2], [Threat; 2], [i32; 2], u8)>,
+        Vec<([u16; 2], [Threat; 2], [i32; 2], u8)>,
         [[u16; 8]; 2],
         [i32; 2],
     );

@@ -63,35 +63,36 @@ impl Weights {
 
 /// Every cell's combination and value by its four patterns, worked out once: a stone refreshes
 /// the cells of four lines on both sides, and this lookup made the search about a tenth faster
-/// than working them out each time (BENCHMARKS-search.md).
+/// than working them out each time (BENCHMARKS-search.md). It is indexed by the four patterns
+/// packed four bits each, as the board keeps them, so a lookup is one load.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Combos(Vec<(Threat, i32)>);
+
+/// Bits of one pattern in a packed cell (see [`Combos::get`]).
+pub const PATTERN_BITS: u32 = 4;
+const _: () = assert!(Pattern::COUNT <= 1 << PATTERN_BITS);
 
 impl Combos {
     /// The table for `weights`.
     pub fn new(weights: &Weights) -> Self {
-        let all = Pattern::ALL;
-        let mut table = Vec::with_capacity(Pattern::COUNT.pow(4));
-        for a in all {
-            for b in all {
-                for c in all {
-                    for d in all {
-                        let patterns = [a, b, c, d];
-                        let threat = threat_of(patterns);
-                        table.push((threat, weights.cell_value(patterns, threat)));
-                    }
-                }
-            }
-        }
+        let table = (0..1usize << (4 * PATTERN_BITS))
+            .map(|packed| {
+                let patterns: [Pattern; 4] = std::array::from_fn(|dir| {
+                    let p = (packed >> (PATTERN_BITS as usize * dir)) & ((1 << PATTERN_BITS) - 1);
+                    Pattern::ALL.get(p).copied().unwrap_or(Pattern::None)
+                });
+                let threat = threat_of(patterns);
+                (threat, weights.cell_value(patterns, threat))
+            })
+            .collect();
         Self(table)
     }
 
-    /// The combination and value of a cell whose four lines make `patterns`.
-    pub fn get(&self, patterns: [Pattern; 4]) -> (Threat, i32) {
-        let index = patterns
-            .iter()
-            .fold(0, |i, &p| i * Pattern::COUNT + p as usize);
-        self.0[index]
+    /// The combination and value of a cell whose four lines make the patterns `packed`
+    /// [`PATTERN_BITS`] bits each, direction 0 lowest (as the board keeps them).
+    #[inline]
+    pub fn get(&self, packed: u16) -> (Threat, i32) {
+        self.0[usize::from(packed)]
     }
 }
 
@@ -139,6 +140,14 @@ mod tests {
         assert_eq!(threat_of([None; 4]), Threat::Quiet);
     }
 
+    fn pack(patterns: [Pattern; 4]) -> u16 {
+        patterns
+            .iter()
+            .enumerate()
+            .map(|(dir, &p)| (p as u16) << (PATTERN_BITS as usize * dir))
+            .sum()
+    }
+
     #[test]
     fn the_combination_table_agrees_with_working_it_out() {
         let combos = WEIGHTS.combos();
@@ -151,11 +160,11 @@ mod tests {
                     let patterns = [a, b, c, d];
                     let threat = threat_of(patterns);
                     let expected = (threat, WEIGHTS.cell_value(patterns, threat));
-                    assert_eq!(combos.get(patterns), expected, "{patterns:?}");
+                    assert_eq!(combos.get(pack(patterns)), expected, "{patterns:?}");
                     let turned = [d, c, b, a];
                     let threat = threat_of(turned);
                     let expected = (threat, WEIGHTS.cell_value(turned, threat));
-                    assert_eq!(combos.get(turned), expected, "{turned:?}");
+                    assert_eq!(combos.get(pack(turned)), expected, "{turned:?}");
                 }
             }
         }

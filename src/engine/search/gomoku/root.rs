@@ -36,14 +36,14 @@ const SAFE_MOVES_WANTED: usize = 5;
 /// evaluations fill.
 const ESTIMATE_SCALE: f64 = 1_000.0;
 const EVAL_BAND: f64 = 0.9;
-/// A node of this search costs 4/3 units of the service's work budget (which is calibrated for
-/// the small-board solver). Measured in Gomocup matches at 0.5 s a move on the development
-/// machine (about 980 nodes/ms): at 1.8 units a node the median search used 54 % of the move
-/// time; at 4/3 the median 15 × 15 search stops on its budget after about three quarters of its
-/// time limit (see BENCHMARKS-search.md), so its answer does not depend on the clock. Slower
-/// positions and loaded machines reach the deadline first.
+/// A node of this search costs 3/5 of a unit of the service's work budget (which is calibrated
+/// for the small-board solver). Measured with `minimax-move pbrain` at 0.5 s a move on the
+/// development machine (about 2,000 nodes/ms since the board's updates stopped stalling the
+/// processor, 980 before): the median 15 × 15 midgame search stops on its budget after about three
+/// quarters of its time limit (see BENCHMARKS-search.md, "Store forwarding"), so its answer does
+/// not depend on the clock. Slower positions and loaded machines reach the deadline first.
 fn nodes_for_work(work: u64) -> u64 {
-    work.saturating_mul(3) / 4
+    work.saturating_mul(5) / 3
 }
 
 /// Deepest iteration.
