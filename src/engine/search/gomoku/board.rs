@@ -513,6 +513,7 @@ impl Board {
         }
     }
 }
+
 /// `packed` with the pattern along `dir` replaced by `pattern`.
 #[inline]
 fn repack(packed: u16, dir: usize, pattern: Pattern) -> u16 {
