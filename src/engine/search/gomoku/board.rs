@@ -486,8 +486,7 @@ impl Board {
                         self.threat_counts[side][old as usize] -= 1;
                         self.threat_counts[side][threat as usize] += 1;
                         cell.threat[side] = threat;
-                        set_bit(&mut self.sets[side][0], other, threat == Threat::Five);
-                        set_bit(&mut self.sets[side][1], other, threat >= Threat::Four);
+                        mark_threat(&mut self.sets[side], other, threat);
                     }
                     cell.value[side] = value;
                 }
@@ -508,10 +507,17 @@ impl Board {
             let (threat, value) = self.combos.get(cell.patterns[side]);
             cell.threat[side] = threat;
             cell.value[side] = value;
-            set_bit(&mut self.sets[side][0], at, threat == Threat::Five);
-            set_bit(&mut self.sets[side][1], at, threat >= Threat::Four);
+            mark_threat(&mut self.sets[side], at, threat);
         }
     }
+}
+
+/// Puts the empty cell `at` in one side's bit sets by what the side makes there: a five, a four
+/// or better.
+#[inline]
+fn mark_threat(sets: &mut [[u64; WORDS]; 2], at: usize, threat: Threat) {
+    set_bit(&mut sets[0], at, threat == Threat::Five);
+    set_bit(&mut sets[1], at, threat >= Threat::Four);
 }
 
 /// `packed` with the pattern along `dir` replaced by `pattern`.

@@ -79,6 +79,7 @@ impl Combos {
             .map(|packed| {
                 let patterns: [Pattern; 4] = std::array::from_fn(|dir| {
                     let p = (packed >> (PATTERN_BITS as usize * dir)) & ((1 << PATTERN_BITS) - 1);
+                    // Codes past the last pattern never occur on a board; they fill the table.
                     Pattern::ALL.get(p).copied().unwrap_or(Pattern::None)
                 });
                 let threat = threat_of(patterns);
