@@ -18,54 +18,14 @@ reports a win ("win in n" or an estimate above 0.9).
 """
 import os, re, subprocess, sys
 
-WIN = 30000
+from gomocup_engine import WIN, Engine
 sgf = sys.argv[1]
 ms = sys.argv[2] if len(sys.argv) > 2 else "300"
 rapfi = os.environ.get("RAPFI_DIR", "/tmp/gomoku-anchors/rapfi")
-engine = subprocess.Popen(["./pbrain-rapfi"], cwd=rapfi, stdin=subprocess.PIPE,
-                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, bufsize=1)
-
-
-def send(line):
-    engine.stdin.write(line + "\n")
-    engine.stdin.flush()
-
-
-def until_ok():
-    while engine.stdout.readline().strip() != "OK":
-        pass
-
-
-# time_left and timeout_match matter: without them Rapfi answers at once. END is sent only at
-# the very end: an END already waiting stops its search.
-send("START 15"); until_ok()
-for info in (f"timeout_turn {ms}", "timeout_match 1000000000", "time_left 1000000000", "rule 0"):
-    send("INFO " + info)
-
-
-def ask(moves):
-    """Rapfi's evaluation for the side to move, and its move."""
-    me = len(moves) % 2
-    send("RESTART"); until_ok()
-    send("BOARD")
-    for i, m in enumerate(moves):
-        send(f"{ord(m[0]) - 97},{ord(m[1]) - 97},{1 if i % 2 == me else 2}")
-    send("DONE")
-    value = None
-    while True:
-        line = engine.stdout.readline().strip()
-        found = re.search(r"Eval ([-+]?M?\d+)", line)
-        if found:
-            text = found.group(1).lstrip("+")
-            if text.startswith("M"):
-                value = WIN - int(text[1:])
-            elif text.startswith("-M"):
-                value = -(WIN - int(text[2:]))
-            else:
-                value = int(text)
-        if re.fullmatch(r"\d+,\d+", line):
-            x, y = map(int, line.split(","))
-            return value, chr(97 + x) + chr(97 + y)
+# Without timeout_match and time_left Rapfi answers at once; END is never sent before its answer
+# (an END already waiting stops its search).
+rapfi_engine = Engine(["./pbrain-rapfi"], rapfi, ms)
+ask = rapfi_engine.ask
 
 
 lost_at_start = turned = lost_games = 0
@@ -98,7 +58,7 @@ for number, game in enumerate(open(sgf).read().split("(;FF")[1:], start=1):
             turned += 1
             turns.append(" ".join(moves[:ply + 1]))
             break
-send("END")
+rapfi_engine.send("END")
 print(f"# {lost_games} lost games: {lost_at_start} below -300 at our first move; in {turned} one "
       f"of our moves turned a position not seen as lost into a forced win for the opponent")
 if os.environ.get("ENGINE"):

@@ -48,5 +48,6 @@ pub use player::Player;
 pub use position::{
     CompactCellError, GameResult, PlayError, Played, Position, PositionError, game_result,
 };
+pub use search::{EvalFeatures, evaluation_features};
 pub use solved::warm_up;
 pub use suggest::{SuggestOptions, Suggestion, analyze, principal_variation, suggest};

@@ -56,6 +56,7 @@ mod threats;
 mod windows;
 
 use deepening::Searcher;
+pub use gomoku::{EvalFeatures, evaluation_features};
 use root::{RootMove, RootResult};
 use score::{HEURISTIC_MAX, WIN};
 use table::PooledTable;

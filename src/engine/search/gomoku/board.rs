@@ -9,7 +9,7 @@
 //! number of empty cells at each threat level and the sum of the values: the evaluation and the
 //! threat checks then cost nothing.
 
-use super::eval::{Combos, PATTERN_BITS, Weights};
+use super::eval::{Combos, PATTERN_BITS, THREAT_CELLS_CAP, Weights};
 use super::pattern::{BLACK, EMPTY, Pattern, PatternTable, WALL, WHITE};
 use crate::engine::{Geometry, Player};
 
@@ -107,8 +107,9 @@ pub struct Board {
     /// Per padded cell, the windows holding it (`cell_windows[at * 4 * k ..]`, unused slots
     /// [`NO_WINDOW`]).
     cell_windows: Vec<u32>,
-    /// Per side, the value of the windows holding only its stones (see [`super::eval`]).
-    window_scores: [i32; 2],
+    /// Per side, the value of the windows holding only its stones (see [`super::eval`]): valued
+    /// as the side to move's (`[0]`) and as its opponent's (`[1]`).
+    window_scores: [[i32; 2]; 2],
 }
 
 /// Words in a bit set over the padded cells (at most 23 × 23 = 529 of them).
@@ -116,7 +117,7 @@ const WORDS: usize = 9;
 /// `[side][0 = fives, 1 = fours or better]`.
 type Sets = [[[u64; WORDS]; 2]; 2];
 /// The counts, window scores and sets before a move, and where its saved cells start.
-type Saved = ([[u16; Threat::COUNT]; 2], [i32; 2], Sets, usize);
+type Saved = ([[u16; Threat::COUNT]; 2], [[i32; 2]; 2], Sets, usize);
 
 /// Marks an unused slot in [`Board`]'s `cell_windows`.
 const NO_WINDOW: u32 = u32::MAX;
@@ -180,7 +181,7 @@ impl Board {
             saved_counts: Vec::new(),
             windows: Vec::new(),
             cell_windows: Vec::new(),
-            window_scores: [0; 2],
+            window_scores: [[0; 2]; 2],
         };
         assert!(
             stride * height <= WORDS * 64,
@@ -296,6 +297,25 @@ impl Board {
         self.threat_counts[side][threat as usize]
     }
 
+    /// The empty cells of each combination for `side`, by [`Threat`] order.
+    pub fn threat_counts(&self, side: usize) -> [u16; Threat::COUNT] {
+        self.threat_counts[side]
+    }
+
+    /// Per side, its live windows (holding its stones only) by their number of stones.
+    pub fn live_windows(&self) -> [[u32; 7]; 2] {
+        let mut live = [[0; 7]; 2];
+        for &[a, b] in &self.windows {
+            match (a, b) {
+                (0, 0) => {}
+                (a, 0) => live[0][usize::from(a).min(6)] += 1,
+                (0, b) => live[1][usize::from(b).min(6)] += 1,
+                _ => {}
+            }
+        }
+        live
+    }
+
     /// Whether `side` has a cell completing a line.
     pub fn has_five(&self, side: usize) -> bool {
         self.count(side, Threat::Five) > 0
@@ -315,7 +335,16 @@ impl Board {
 
     /// The static evaluation for `side` to move (see [`super::eval`]), within `±max`.
     pub fn evaluate(&self, side: usize, max: i32) -> i32 {
-        (self.window_scores[side] - self.window_scores[1 - side] + self.weights.tempo)
+        let counts = [&self.threat_counts[side], &self.threat_counts[1 - side]];
+        let mut threats = 0;
+        for (weights, counts) in self.weights.threat_cells.iter().zip(counts) {
+            for (&w, &c) in weights.iter().zip(counts) {
+                threats += w * i32::from(c.min(THREAT_CELLS_CAP));
+            }
+        }
+        (self.window_scores[0][side] - self.window_scores[1][1 - side]
+            + self.weights.tempo
+            + threats)
             .clamp(-max, max)
     }
 
@@ -403,6 +432,7 @@ impl Board {
     fn count_windows(&mut self, at: usize, side: usize) {
         let other = 1 - side;
         let value = &self.weights.window;
+        let value_opp = &self.weights.window_opp;
         for slot in self.window_slots(at) {
             let w = self.cell_windows[slot];
             if w == NO_WINDOW {
@@ -411,9 +441,11 @@ impl Board {
             let counts = &mut self.windows[w as usize];
             let (own, theirs) = (usize::from(counts[side]), usize::from(counts[other]));
             if theirs == 0 {
-                self.window_scores[side] += value[own + 1] - value[own];
+                self.window_scores[0][side] += value[own + 1] - value[own];
+                self.window_scores[1][side] += value_opp[own + 1] - value_opp[own];
             } else if own == 0 {
-                self.window_scores[other] -= value[theirs];
+                self.window_scores[0][other] -= value[theirs];
+                self.window_scores[1][other] -= value_opp[theirs];
             }
             counts[side] += 1;
         }
@@ -544,7 +576,7 @@ mod tests {
     type Snapshot = (
         Vec<([u16; 2], [Threat; 2], [i32; 2], u8)>,
         [[u16; 8]; 2],
-        [i32; 2],
+        [[i32; 2]; 2],
     );
 
     fn snapshot(board: &Board) -> Snapshot {
@@ -561,14 +593,15 @@ mod tests {
         (cells, board.threat_counts, board.window_scores)
     }
 
-    /// The window sums counted plainly: every run of `k` cells on the grid, in each direction.
-    fn plain_window_scores(geometry: Geometry, cells: &[Option<Player>]) -> [i32; 2] {
+    /// The window sums counted plainly: every run of `k` cells on the grid, in each direction,
+    /// valued as the side to move's (`[0]`) and as its opponent's (`[1]`).
+    fn plain_window_scores(geometry: Geometry, cells: &[Option<Player>]) -> [[i32; 2]; 2] {
         let (rows, cols, k) = (
             geometry.rows() as isize,
             geometry.cols() as isize,
             geometry.k(),
         );
-        let mut sums = [0; 2];
+        let mut sums = [[0; 2]; 2];
         for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
             for r in 0..rows {
                 for c in 0..cols {
@@ -581,10 +614,13 @@ mod tests {
                         .collect();
                     let Some(run) = run else { continue };
                     let count = |p: Player| run.iter().filter(|&&s| s == Some(p)).count();
-                    match (count(Player::X), count(Player::O)) {
-                        (x, 0) => sums[0] += WEIGHTS.window[x],
-                        (0, o) => sums[1] += WEIGHTS.window[o],
-                        _ => {}
+                    let values = [&WEIGHTS.window, &WEIGHTS.window_opp];
+                    for (values, sums) in values.iter().zip(&mut sums) {
+                        match (count(Player::X), count(Player::O)) {
+                            (x, 0) => sums[0] += values[x],
+                            (0, o) => sums[1] += values[o],
+                            _ => {}
+                        }
                     }
                 }
             }

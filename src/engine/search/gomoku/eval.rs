@@ -1,12 +1,20 @@
 //! The weights of the static evaluation and of move ordering, chosen by matches (see
 //! BENCHMARKS-search.md, "Strength").
 //!
-//! - **Evaluation: line windows.** Every run of `k` cells in a line is a window. A window holding
-//!   stones of one side only is worth [`Weights::window`] (by its number of stones) to that
-//!   side; a window holding both sides' stones is dead and worth nothing. A position's evaluation
-//!   for the side to move is its windows' sum minus the opponent's, plus [`Weights::tempo`]. The
-//!   board keeps both sums as stones come and go. (The first evaluation summed the cells' values
-//!   below instead; against AIWine it scored 30 % where the windows score about 60 %.)
+//! - **Evaluation: line windows and threat cells.** Every run of `k` cells in a line is a window.
+//!   A window holding stones of one side only is worth [`Weights::window`] (by its number of
+//!   stones) to the side to move, [`Weights::window_opp`] to its opponent; a window holding both
+//!   sides' stones is dead and worth nothing. To that come the empty cells where a side would make
+//!   a three, an open three, a four and so on ([`Weights::threat_cells`]: an opponent's cell where
+//!   it makes a four-three costs the side to move about as much as five of its own three-stone
+//!   windows), and [`Weights::tempo`]. The board keeps the window sums and the cell counts as
+//!   stones come and go. (The first evaluation summed the cells' values below instead; against
+//!   AIWine it scored 30 % where the windows scored about 60 %.)
+//! - **Fitted to game results.** The window and threat-cell weights and the tempo are a logistic
+//!   regression of the results of 4,070 games (80,077 quiet positions, `examples/fit-eval.rs` on
+//!   `scripts/data/games-fit.sgf`; BENCHMARKS-search.md, "The evaluation fitted to game
+//!   results"), in the units of the window evaluation before it, and on 15 × 15 with `k` = 5:
+//!   windows of four and five stones, seen only when `k` = 6, keep their earlier values.
 //! - **Move ordering: cell values.** A cell's value for a side is the sum over its four lines of
 //!   the value of the pattern the side would make there, plus a bonus for the combination
 //!   ([`Threat`]).
@@ -25,8 +33,14 @@ pub struct Weights {
     pub threat: [i32; Threat::COUNT],
     /// Value of a live window by its number of stones (up to `k`, at most 6).
     pub window: [i32; 7],
+    /// The same for the opponent of the side to move.
+    pub window_opp: [i32; 7],
     /// Bonus of the side to move in the evaluation (its threats come first).
     pub tempo: i32,
+    /// Value of each empty cell where a side would make a combination, by [`Threat`] order: for
+    /// the side to move (`[0]`) and for the opponent (`[1]`); each count is capped at
+    /// [`THREAT_CELLS_CAP`].
+    pub threat_cells: [[i32; Threat::COUNT]; 2],
     /// In move ordering, the value of a cell to the mover counts `attack / 16` times its value
     /// to the opponent (the block).
     pub attack: i32,
@@ -34,15 +48,23 @@ pub struct Weights {
     pub combos: OnceLock<Combos>,
 }
 
+/// Most cells of one combination counted in the evaluation.
+pub const THREAT_CELLS_CAP: u16 = 6;
+
 /// The weights the engine plays with.
 pub static WEIGHTS: Weights = Weights {
     //        None Block1 Flex1 Block2 Flex2 Block3 Flex3 Block4 Flex4 Five
     pattern: [0, 1, 3, 6, 14, 18, 50, 60, 300, 1000],
     //       Quiet Three OpenThree DoubleThree Four FourThree OpenFour Five
     threat: [0, 0, 0, 150, 0, 300, 600, 2000],
-    // n stones: n × (3 + 4 (n - 1)), as each stone of a window counts the others.
-    window: [0, 3, 14, 33, 60, 95, 138],
-    tempo: 70,
+    // By stones: 0, 1, 2, 3, then (only when k = 6) 4 and 5.
+    window: [0, 5, 16, 14, 60, 95, 138],
+    window_opp: [0, 3, 15, 38, 60, 95, 138],
+    tempo: 46,
+    threat_cells: [
+        [0, 22, 36, 0, 46, 0, 0, 0],
+        [0, -18, -33, 13, -34, -104, -120, 0],
+    ],
     attack: 28,
     combos: OnceLock::new(),
 };

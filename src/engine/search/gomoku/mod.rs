@@ -6,6 +6,7 @@
 //! - [`board`]: the stones and, kept up to date stone by stone, each empty cell's patterns, its
 //!   strongest combination ([`board::Threat`]) and its value for each side;
 //! - [`eval`]: the weights of the patterns and combinations, and so the static evaluation;
+//!   [`features`] its terms for a position, to fit them to game results;
 //! - [`threats`]: victory by continuous fours (VCF), a proven win when found, and by threes and
 //!   fours (VCT), at the root for attack and for the opponent's threats;
 //! - [`moves`]: which moves a node tries (forced blocks, defences against open threes and
@@ -22,6 +23,7 @@
 mod board;
 mod budget;
 mod eval;
+mod features;
 mod moves;
 mod negamax;
 mod pattern;
@@ -31,6 +33,7 @@ mod threats;
 
 use crate::engine::{Geometry, Position};
 
+pub use features::{EvalFeatures, evaluation_features};
 pub use root::analyze;
 
 /// Boards with fewer cells keep the exhaustive solver, which proves them.
@@ -38,6 +41,11 @@ pub const MIN_CELLS: usize = 100;
 
 /// Whether a position is searched here rather than by the small-board solver.
 pub fn applies(position: &Position) -> bool {
-    let geometry: Geometry = position.geometry();
+    plays(position.geometry())
+}
+
+/// Whether boards of `geometry` are searched here: at least [`MIN_CELLS`] cells and `k` from
+/// 4 to 6.
+fn plays(geometry: Geometry) -> bool {
     geometry.cells() >= MIN_CELLS && (pattern::MIN_K..=pattern::MAX_K).contains(&geometry.k())
 }
