@@ -107,8 +107,8 @@ pub struct Board {
     /// Per padded cell, the windows holding it (`cell_windows[at * 4 * k ..]`, unused slots
     /// [`NO_WINDOW`]).
     cell_windows: Vec<u32>,
-    /// Per side, the value of the windows holding only its stones (see [`super::eval`]): valued
-    /// as the side to move's (`[0]`) and as its opponent's (`[1]`).
+    /// The value of each side's live windows (holding only its stones; see [`super::eval`]):
+    /// `[0][side]` by the weights of the side to move, `[1][side]` by those of its opponent.
     window_scores: [[i32; 2]; 2],
 }
 
