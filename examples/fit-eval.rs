@@ -50,7 +50,10 @@ fn main() {
     let mut samples = Vec::new();
     let mut games = 0;
     for path in &paths {
-        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
+            eprintln!("fit-eval: {path}: {e}");
+            std::process::exit(1)
+        });
         for game in text.split("(;").skip(1) {
             let Some((black_result, moves)) = parse_game(game) else {
                 continue;

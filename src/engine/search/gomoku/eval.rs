@@ -1,19 +1,19 @@
-//! The weights of the static evaluation and of move ordering, chosen by matches (see
-//! BENCHMARKS-search.md, "Strength").
+//! The weights of the static evaluation (fitted to game results) and of move ordering (chosen by
+//! matches; see BENCHMARKS-search.md, "Strength").
 //!
 //! - **Evaluation: line windows and threat cells.** Every run of `k` cells in a line is a window.
 //!   A window holding stones of one side only is worth [`Weights::window`] (by its number of
 //!   stones) to the side to move, [`Weights::window_opp`] to its opponent; a window holding both
 //!   sides' stones is dead and worth nothing. To that come the empty cells where a side would make
 //!   a three, an open three, a four and so on ([`Weights::threat_cells`]: an opponent's cell where
-//!   it makes a four-three costs the side to move about as much as five of its own three-stone
-//!   windows), and [`Weights::tempo`]. The board keeps the window sums and the cell counts as
+//!   it makes a four-three costs the side to move 104, where one of its own three-stone windows
+//!   is worth 14), and [`Weights::tempo`]. The board keeps the window sums and the cell counts as
 //!   stones come and go. (The first evaluation summed the cells' values below instead; against
 //!   AIWine it scored 30 % where the windows scored about 60 %.)
 //! - **Fitted to game results.** The window and threat-cell weights and the tempo are a logistic
 //!   regression of the results of 4,070 games (80,077 quiet positions, `examples/fit-eval.rs` on
 //!   `scripts/data/games-fit.sgf`; BENCHMARKS-search.md, "The evaluation fitted to game
-//!   results"), in the units of the window evaluation before it, and on 15 × 15 with `k` = 5:
+//!   results"), scaled to the engine's own evaluation, and on 15 × 15 with `k` = 5:
 //!   windows of four and five stones, seen only when `k` = 6, keep their earlier values.
 //! - **Move ordering: cell values.** A cell's value for a side is the sum over its four lines of
 //!   the value of the pattern the side would make there, plus a bonus for the combination

@@ -15,8 +15,9 @@ pub struct EvalFeatures {
     /// Empty cells by the combination the side would make there, in the order quiet, three, open
     /// three, double three, four, four-three, open four, five.
     pub threat_cells: [[u32; 8]; 2],
-    /// Whether the search evaluates such a position: no one can complete a line, and the side to
-    /// move has no open four, four-three or double three to make (the search scores those first).
+    /// Whether the search would evaluate such a position: no one can complete a line, and the side
+    /// to move has no open four, four-three or double three to make (the search scores most of
+    /// those as wins before it evaluates).
     pub quiet: bool,
     /// The engine's evaluation of the position for the side to move.
     pub evaluation: i32,
