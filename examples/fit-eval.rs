@@ -1,16 +1,29 @@
-//! Fits the big-board evaluation's weights to game results (Texel-style logistic regression):
-//! every quiet position of the games (see [`EvalFeatures::quiet`]) from the sixth stone to two
-//! plies before the end, labelled with the result for the side to move. Prints the fit of the
-//! engine's evaluation as it is, of the windows alone and of all the fitted terms (log loss on the games it was fitted to,
-//! and on every fifth game, held out), and the fitted weights in the units of the engine's
-//! evaluation, as `gomoku/eval.rs` writes them.
+//! Fits the big-board evaluation's weights (Texel-style logistic regression) to game results, or
+//! to a stronger engine's judgement of the positions.
+//!
+//! - **Game results** (the default): every quiet position of the games (see
+//!   [`EvalFeatures::quiet`]) from the sixth stone to two plies before the end, labelled with the
+//!   result for the side to move.
+//! - **Labels** (`--labels LABELS.tsv`, from `scripts/rapfi-label.py`): the quiet positions
+//!   listed there (game number, counted from 0 over the files given, ply, value for the side to
+//!   move), each labelled with the win probability `sigmoid(value / 400)`. The tool prints how
+//!   well those values predict the games' results (400 predicted them best of the scales tried,
+//!   100 to 1,000).
+//!
+//! Prints the log loss of the engine's evaluation as it is, of the windows alone and of all the
+//! fitted terms (on the games fitted and on every fifth game, held out), and the fitted weights in
+//! the units of the engine's evaluation, as `gomoku/eval.rs` writes them. `--pairs` adds the
+//! pair classes (`pair_class` in `gomoku/eval.rs`, not in the evaluation) as terms. The fit is
+//! Newton's method with a slight ridge: the terms overlap (every threat cell is also in a pair
+//! class), and the plain gradient descent used before did not converge on them.
 //!
 //! ```sh
-//! cargo run --release --example fit-eval -- OUT_DIR/games.sgf ...
+//! cargo run --release --example fit-eval -- [--pairs] [--labels LABELS.tsv] GAMES.sgf ...
 //! ```
 //!
 //! The games are c-gomoku-cli's SGF (`scripts/match.sh` writes them to `OUT_DIR/games.sgf`), 15 ×
-//! 15 and `k` = 5. BENCHMARKS-search.md, "The evaluation fitted to game results", has the run.
+//! 15 and `k` = 5. BENCHMARKS-search.md, "The evaluation fitted to game results" and "Pair
+//! classes, and Rapfi as a teacher", has the runs.
 
 use minimax_move::engine::{EvalFeatures, Geometry, Player, evaluation_features};
 
@@ -21,6 +34,17 @@ const CAP: u32 = 6;
 /// four-three and open four.
 const OWN_THREATS: [usize; 3] = [1, 2, 4];
 const OPPONENT_THREATS: [usize; 6] = [1, 2, 3, 4, 5, 6];
+/// Terms before the pair classes: six window counts and the combinations above.
+const FIRST_PAIR: usize = 15;
+/// Pair classes fitted with `--pairs`: every class whose strongest line makes a two or better,
+/// short of a five.
+const PAIRS: std::ops::Range<usize> = 1..28;
+/// A term seen in fewer positions than this is left out of the fit (its weight stays 0).
+const MIN_SUPPORT: usize = 200;
+/// Scale of the labels' values: the label is `sigmoid(value / LABEL_SCALE)`.
+const LABEL_SCALE: f64 = 400.0;
+/// The ridge penalty of the fit, on terms scaled to unit root mean square.
+const RIDGE: f64 = 1e-4;
 const NAMES: [&str; 8] = [
     "nothing",
     "a three",
@@ -32,40 +56,57 @@ const NAMES: [&str; 8] = [
     "a five",
 ];
 
-/// One position: its game, the result for the side to move (1, 0.5 or 0), its terms.
+/// One position: its game, its label for the side to move (the result, 1, 0.5 or 0, or a win
+/// probability), its terms and the engine's evaluation.
 struct Sample {
     game: usize,
-    result: f64,
+    label: f64,
     terms: Vec<f64>,
     evaluation: f64,
 }
 
+/// One game: the result for black and the moves (column, row).
+struct Game {
+    black_result: f64,
+    moves: Vec<(usize, usize)>,
+}
+
 fn main() {
-    let paths: Vec<String> = std::env::args().skip(1).collect();
-    if paths.is_empty() {
-        eprintln!("usage: fit-eval GAMES.sgf ...");
-        std::process::exit(2);
-    }
-    let geometry = Geometry::new(15, 15, 5).expect("15 x 15, k = 5");
-    let mut samples = Vec::new();
-    let mut games = 0;
-    for path in &paths {
-        let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
-            eprintln!("fit-eval: {path}: {e}");
-            std::process::exit(1)
-        });
-        for game in text.split("(;").skip(1) {
-            let Some((black_result, moves)) = parse_game(game) else {
-                continue;
-            };
-            games += 1;
-            collect(geometry, games, black_result, &moves, &mut samples);
+    let mut pairs = false;
+    let mut labels = None;
+    let mut paths = Vec::new();
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--pairs" => pairs = true,
+            "--labels" => labels = args.next(),
+            _ => paths.push(arg),
         }
     }
+    if paths.is_empty() {
+        eprintln!("usage: fit-eval [--pairs] [--labels LABELS.tsv] GAMES.sgf ...");
+        std::process::exit(2);
+    }
+    let games: Vec<Game> = paths
+        .iter()
+        .flat_map(|path| {
+            read(path)
+                .split("(;")
+                .skip(1)
+                .filter_map(parse_game)
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let geometry = Geometry::new(15, 15, 5).expect("15 x 15, k = 5");
+    let samples = match &labels {
+        None => from_results(geometry, &games, pairs),
+        Some(path) => from_labels(geometry, &games, &read(path), pairs),
+    };
     let (train, test): (Vec<&Sample>, Vec<&Sample>) =
         samples.iter().partition(|s| !held_out(s.game));
     println!(
-        "{games} games, {} quiet positions ({} fitted, {} held out)",
+        "{} games, {} quiet positions ({} fitted, {} held out)",
+        games.len(),
         samples.len(),
         train.len(),
         test.len()
@@ -78,26 +119,18 @@ fn main() {
     let current: Vec<Vec<f64>> = samples.iter().map(|s| vec![s.evaluation]).collect();
     let fit = Fit::new(&samples, &current);
     let slope = fit.weights[0];
-    println!(
-        "engine's evaluation: loss {:.5} fitted, {:.5} held out",
-        fit.loss(true),
-        fit.loss(false)
-    );
+    fit.report("engine's evaluation");
     // Windows alone (the evaluation before the threat cells), fitted, for comparison.
     let windows: Vec<Vec<f64>> = samples.iter().map(|s| s.terms[..6].to_vec()).collect();
-    let fit = Fit::new(&samples, &windows);
-    println!(
-        "windows alone:       loss {:.5} fitted, {:.5} held out",
-        fit.loss(true),
-        fit.loss(false)
-    );
-    let terms: Vec<Vec<f64>> = samples.iter().map(|s| s.terms.clone()).collect();
+    Fit::new(&samples, &windows).report("windows alone");
+    let mut terms: Vec<Vec<f64>> = samples.iter().map(|s| s.terms.clone()).collect();
+    for j in 0..terms[0].len() {
+        if terms.iter().filter(|t| t[j] != 0.0).count() < MIN_SUPPORT {
+            terms.iter_mut().for_each(|t| t[j] = 0.0);
+        }
+    }
     let fit = Fit::new(&samples, &terms);
-    println!(
-        "fitted terms:        loss {:.5} fitted, {:.5} held out",
-        fit.loss(true),
-        fit.loss(false)
-    );
+    fit.report("fitted terms");
     let units: Vec<i64> = fit
         .weights
         .iter()
@@ -108,10 +141,9 @@ fn main() {
         "  windows of the side to move, 1 to 3 stones: {:?}",
         &units[0..3]
     );
-    println!(
-        "  windows of the opponent, 1 to 3 stones:     {:?}",
-        &units[3..6]
-    );
+    // The engine subtracts the opponent's windows.
+    let opponent_windows: Vec<i64> = units[3..6].iter().map(|u| -u).collect();
+    println!("  windows of the opponent, 1 to 3 stones (subtracted): {opponent_windows:?}");
     for (i, &t) in OWN_THREATS.iter().enumerate() {
         println!(
             "  a cell where the side to move makes {}: {}",
@@ -127,10 +159,27 @@ fn main() {
         );
     }
     println!("  tempo: {}", (fit.bias / slope).round());
+    if pairs {
+        println!("  cells by pair class, side to move then opponent (classes 0 to 35):");
+        let width = PAIRS.len();
+        for side in 0..2 {
+            let mut row = vec![0; PAIRS.start];
+            row.extend(&units[FIRST_PAIR + side * width..FIRST_PAIR + (side + 1) * width]);
+            row.resize(36, 0);
+            println!("  {row:?}");
+        }
+    }
 }
 
-/// The result for black and the moves (column, row) of one game, if it has both.
-fn parse_game(game: &str) -> Option<(f64, Vec<(usize, usize)>)> {
+fn read(path: &str) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| {
+        eprintln!("fit-eval: {path}: {e}");
+        std::process::exit(1)
+    })
+}
+
+/// One game of the SGF, if it has a result.
+fn parse_game(game: &str) -> Option<Game> {
     let result = game.split("RE[").nth(1)?.chars().next()?;
     let black_result = match result {
         'B' => 1.0,
@@ -147,53 +196,126 @@ fn parse_game(game: &str) -> Option<(f64, Vec<(usize, usize)>)> {
                 .then(|| (usize::from(node[2] - b'a'), usize::from(node[3] - b'a')))
         })
         .collect();
-    Some((black_result, moves))
+    Some(Game {
+        black_result,
+        moves,
+    })
 }
 
-/// Adds the quiet positions of one game to `samples`.
-fn collect(
-    geometry: Geometry,
-    game: usize,
-    black_result: f64,
-    moves: &[(usize, usize)],
-    samples: &mut Vec<Sample>,
-) {
-    let mut cells: Vec<Option<Player>> = vec![None; geometry.cells()];
-    for (ply, &(col, row)) in moves.iter().enumerate() {
-        let player = if ply % 2 == 0 { Player::X } else { Player::O };
-        if ply >= 6
-            && ply + 2 < moves.len()
-            && let Some(f) = evaluation_features(geometry, &cells, player)
-            && f.quiet
-        {
-            let result = if player == Player::X {
-                black_result
-            } else {
-                1.0 - black_result
-            };
-            samples.push(Sample {
-                game,
-                result,
-                terms: terms(&f),
-                evaluation: f64::from(f.evaluation),
-            });
-        }
-        cells[row * geometry.cols() + col] = Some(player);
+/// The side to move after `ply` moves.
+fn to_move(ply: usize) -> Player {
+    if ply.is_multiple_of(2) {
+        Player::X
+    } else {
+        Player::O
     }
 }
 
+/// A sample of the position after the first `ply` moves of `game`, if it is quiet.
+fn sample(
+    geometry: Geometry,
+    game: usize,
+    moves: &[(usize, usize)],
+    label_for_black: f64,
+    pairs: bool,
+) -> Option<Sample> {
+    let mut cells: Vec<Option<Player>> = vec![None; geometry.cells()];
+    for (ply, &(col, row)) in moves.iter().enumerate() {
+        cells[row * geometry.cols() + col] = Some(to_move(ply));
+    }
+    let player = to_move(moves.len());
+    let f = evaluation_features(geometry, &cells, player).filter(|f| f.quiet)?;
+    Some(Sample {
+        game,
+        label: if player == Player::X {
+            label_for_black
+        } else {
+            1.0 - label_for_black
+        },
+        terms: terms(&f, pairs),
+        evaluation: f64::from(f.evaluation),
+    })
+}
+
+/// The quiet positions of the games from the sixth stone to two plies before the end, labelled
+/// with the results.
+fn from_results(geometry: Geometry, games: &[Game], pairs: bool) -> Vec<Sample> {
+    let mut samples = Vec::new();
+    for (number, game) in games.iter().enumerate() {
+        for ply in 6..game.moves.len().saturating_sub(2) {
+            let moves = &game.moves[..ply];
+            samples.extend(sample(geometry, number, moves, game.black_result, pairs));
+        }
+    }
+    samples
+}
+
+/// The quiet positions listed in `labels` (game, ply, value for the side to move), labelled
+/// with their win probabilities. Prints how well the values predict the results.
+fn from_labels(geometry: Geometry, games: &[Game], labels: &str, pairs: bool) -> Vec<Sample> {
+    let mut samples = Vec::new();
+    let (mut loss, mut count) = (0.0, 0.0);
+    for line in labels.lines() {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [game, ply, value] = fields[..] else {
+            continue;
+        };
+        let (Ok(number), Ok(ply), Ok(value)) = (game.parse(), ply.parse(), value.parse::<f64>())
+        else {
+            continue;
+        };
+        let Some(game) = games.get::<usize>(number).filter(|g| ply <= g.moves.len()) else {
+            eprintln!("fit-eval: no game {number} with {ply} moves for the label «{line}»");
+            std::process::exit(1)
+        };
+        let probability = sigmoid(value / LABEL_SCALE);
+        let result = if to_move(ply) == Player::X {
+            game.black_result
+        } else {
+            1.0 - game.black_result
+        };
+        loss += log_loss(probability, result);
+        count += 1.0;
+        let for_black = if to_move(ply) == Player::X {
+            probability
+        } else {
+            1.0 - probability
+        };
+        samples.extend(sample(
+            geometry,
+            number,
+            &game.moves[..ply],
+            for_black,
+            pairs,
+        ));
+    }
+    println!(
+        "{count} labelled positions; their values predict the results with log loss {:.5}",
+        loss / count
+    );
+    samples
+}
+
 /// The fitted terms of a position: windows of one to three stones for each side, then the capped
-/// counts of the combinations fitted.
-fn terms(f: &EvalFeatures) -> Vec<f64> {
+/// counts of the combinations fitted, then (with `pairs`) those of the pair classes for each
+/// side.
+fn terms(f: &EvalFeatures, pairs: bool) -> Vec<f64> {
     let windows = (0..2).flat_map(|s| (1..=3).map(move |n| f64::from(f.windows[s][n])));
     let own = OWN_THREATS.iter().map(|&t| f.threat_cells[0][t]);
     let opponent = OPPONENT_THREATS.iter().map(|&t| f.threat_cells[1][t]);
+    let classes = (0..2)
+        .filter(|_| pairs)
+        .flat_map(|s| PAIRS.map(move |c| f.pair_cells[s][c]));
     windows
-        .chain(own.chain(opponent).map(|c| f64::from(c.min(CAP))))
+        .chain(
+            own.chain(opponent)
+                .chain(classes)
+                .map(|c| f64::from(c.min(CAP))),
+        )
         .collect()
 }
 
-/// A logistic regression of the results on some terms of the positions.
+/// A logistic regression of the labels on some terms of the positions.
 struct Fit<'a> {
     samples: &'a [Sample],
     terms: &'a [Vec<f64>],
@@ -203,45 +325,64 @@ struct Fit<'a> {
 }
 
 impl<'a> Fit<'a> {
-    /// Fits by gradient descent on the terms scaled to unit root mean square, on the positions
-    /// not held out.
+    /// Fits by Newton's method (iteratively reweighted least squares) on the terms scaled to unit
+    /// root mean square, with a slight ridge so that terms that move together stay finite, on the
+    /// positions not held out.
     fn new(samples: &'a [Sample], terms: &'a [Vec<f64>]) -> Self {
-        let dims = terms[0].len();
-        let scale: Vec<f64> = (0..dims)
+        // The last coefficient is the bias.
+        let dims = terms[0].len() + 1;
+        let scale: Vec<f64> = (0..dims - 1)
             .map(|j| {
                 let square: f64 = terms.iter().map(|t| t[j] * t[j]).sum();
                 (square / terms.len() as f64).sqrt().max(1e-9)
             })
+            .chain([1.0])
             .collect();
-        let fitted: Vec<usize> = (0..samples.len())
+        let rows: Vec<(Vec<f64>, f64)> = (0..samples.len())
             .filter(|&i| !held_out(samples[i].game))
+            .map(|i| {
+                let x = (0..dims - 1).map(|j| terms[i][j] / scale[j]).chain([1.0]);
+                (x.collect(), samples[i].label)
+            })
             .collect();
+        let n = rows.len() as f64;
         let mut w = vec![0.0; dims];
-        let mut bias = 0.0;
-        for _ in 0..4_000 {
+        for _ in 0..12 {
             let mut gradient = vec![0.0; dims];
-            let mut gradient_bias = 0.0;
-            for &i in &fitted {
-                let x = &terms[i];
-                let z = bias + (0..dims).map(|j| w[j] * x[j] / scale[j]).sum::<f64>();
-                let error = sigmoid(z) - samples[i].result;
-                gradient_bias += error;
-                for j in 0..dims {
-                    gradient[j] += error * x[j] / scale[j];
+            let mut hessian = vec![vec![0.0; dims]; dims];
+            for (x, label) in &rows {
+                let p = sigmoid(w.iter().zip(x).map(|(w, x)| w * x).sum());
+                let curvature = p * (1.0 - p);
+                for a in 0..dims {
+                    gradient[a] += (p - label) * x[a];
+                    if x[a] != 0.0 {
+                        for b in a..dims {
+                            hessian[a][b] += curvature * x[a] * x[b];
+                        }
+                    }
                 }
             }
-            let n = fitted.len() as f64;
-            bias -= 0.5 * gradient_bias / n;
-            for j in 0..dims {
-                w[j] -= 0.5 * gradient[j] / n;
+            // Only the upper triangle was summed; mirror it.
+            for a in 1..dims {
+                let (upper, lower) = hessian.split_at_mut(a);
+                for (b, row) in upper.iter().enumerate() {
+                    lower[0][b] = row[a];
+                }
+            }
+            for a in 0..dims {
+                gradient[a] = gradient[a] / n + RIDGE * w[a];
+                hessian[a].iter_mut().for_each(|h| *h /= n);
+                hessian[a][a] += RIDGE;
+            }
+            for (w, step) in w.iter_mut().zip(solve(hessian, gradient)) {
+                *w -= step;
             }
         }
-        let weights = (0..dims).map(|j| w[j] / scale[j]).collect();
         Self {
             samples,
             terms,
-            weights,
-            bias,
+            weights: (0..dims - 1).map(|j| w[j] / scale[j]).collect(),
+            bias: w[dims - 1],
         }
     }
 
@@ -253,12 +394,54 @@ impl<'a> Fit<'a> {
                 continue;
             }
             let z = self.bias + self.weights.iter().zip(x).map(|(w, x)| w * x).sum::<f64>();
-            let p = sigmoid(z).clamp(1e-9, 1.0 - 1e-9);
-            sum -= s.result * p.ln() + (1.0 - s.result) * (1.0 - p).ln();
+            sum += log_loss(sigmoid(z), s.label);
             n += 1.0;
         }
         sum / n
     }
+
+    fn report(&self, name: &str) {
+        println!(
+            "{:<20} loss {:.5} fitted, {:.5} held out",
+            format!("{name}:"),
+            self.loss(true),
+            self.loss(false)
+        );
+    }
+}
+
+/// Solves `a x = b` by Gaussian elimination with partial pivoting (`a` is positive definite
+/// here).
+fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Vec<f64> {
+    let n = b.len();
+    for col in 0..n {
+        let pivot = (col..n)
+            .max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))
+            .unwrap_or(col);
+        a.swap(col, pivot);
+        b.swap(col, pivot);
+        let (top, rest) = a.split_at_mut(col + 1);
+        let pivot_row = &top[col];
+        for (offset, row) in rest.iter_mut().enumerate() {
+            let factor = row[col] / pivot_row[col];
+            for (value, &p) in row[col..].iter_mut().zip(&pivot_row[col..]) {
+                *value -= factor * p;
+            }
+            b[col + 1 + offset] -= factor * b[col];
+        }
+    }
+    let mut x = vec![0.0; n];
+    for r in (0..n).rev() {
+        let rest: f64 = (r + 1..n).map(|c| a[r][c] * x[c]).sum();
+        x[r] = (b[r] - rest) / a[r][r];
+    }
+    x
+}
+
+/// The log loss of predicting `p` for `label` (a result or a probability).
+fn log_loss(p: f64, label: f64) -> f64 {
+    let p = p.clamp(1e-9, 1.0 - 1e-9);
+    -(label * p.ln() + (1.0 - label) * (1.0 - p).ln())
 }
 
 /// Every fifth game is held out of the fit.

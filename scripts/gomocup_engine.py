@@ -1,36 +1,58 @@
 """A Gomocup (piskvork) engine driven one position at a time, for the analysis scripts
-(`rapfi-turns.py`, `turn-screen.py`): standard library only."""
-import re, subprocess, sys
+(`rapfi-turns.py`, `turn-screen.py`, `rapfi-label.py`): standard library only."""
+import re, subprocess, sys, threading
 
 # Rapfi's mate scores count as +-(WIN - plies).
 WIN = 30000
 
 
 class Engine:
-    """A Gomocup engine, asked one position at a time."""
+    """A Gomocup engine, asked one position at a time. With `patience` (seconds), a line that
+    does not come in time (Rapfi, given 50 ms, now and then never answers) restarts the engine,
+    and `ask` returns the last value reported and no move."""
 
-    def __init__(self, command, cwd, ms):
-        self.process = subprocess.Popen(command, cwd=cwd, stdin=subprocess.PIPE,
+    def __init__(self, command, cwd, ms, patience=None):
+        self.command, self.cwd, self.ms, self.patience = command, cwd, ms, patience
+        self.start()
+
+    def start(self):
+        self.process = subprocess.Popen(self.command, cwd=self.cwd, stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                         text=True, bufsize=1)
         self.send("START 15")
         self.until_ok()
         # Without timeout_match and time_left Rapfi answers at once.
-        for info in (f"timeout_turn {ms}", "timeout_match 1000000000", "time_left 1000000000",
-                     "rule 0"):
+        for info in (f"timeout_turn {self.ms}", "timeout_match 1000000000",
+                     "time_left 1000000000", "rule 0"):
             self.send("INFO " + info)
 
     def send(self, line):
         self.process.stdin.write(line + "\n")
         self.process.stdin.flush()
 
+    def readline(self):
+        """The next line, stripped; None if the engine stopped or kept silent too long."""
+        timer = None
+        if self.patience is not None:
+            timer = threading.Timer(self.patience, self.process.kill)
+            timer.start()
+        line = self.process.stdout.readline()
+        if timer is not None:
+            timer.cancel()
+        return line.strip() if line else None
+
     def until_ok(self):
-        while self.process.stdout.readline().strip() != "OK":
-            pass
+        while True:
+            line = self.readline()
+            if line is None:
+                sys.exit("an engine stopped")
+            if line == "OK":
+                return
 
     def ask(self, moves):
         """The engine's value for the side to move (Rapfi's `Eval`, mates as +-(WIN - plies);
-        None from engines that do not give one) and its move."""
+        None from engines that do not give one) and its move (None if it did not answer in
+        time)."""
         me = len(moves) % 2
         self.send("RESTART")
         self.until_ok()
@@ -40,10 +62,12 @@ class Engine:
         self.send("DONE")
         value = None
         while True:
-            line = self.process.stdout.readline()
-            if not line:
-                sys.exit("an engine stopped")
-            line = line.strip()
+            line = self.readline()
+            if line is None:
+                if self.patience is None:
+                    sys.exit("an engine stopped")
+                self.start()
+                return value, None
             found = re.search(r"Eval ([-+]?M?\d+)", line)
             if found:
                 text = found.group(1).lstrip("+")

@@ -292,6 +292,15 @@ impl Board {
         self.cells[at].value[side]
     }
 
+    /// The patterns `side` makes along the four lines by playing the empty cell `at`.
+    pub fn patterns(&self, at: usize, side: usize) -> [Pattern; 4] {
+        let packed = self.cells[at].patterns[side];
+        std::array::from_fn(|dir| {
+            let p = (packed >> (PATTERN_BITS as usize * dir)) & ((1 << PATTERN_BITS) - 1);
+            Pattern::ALL[usize::from(p)]
+        })
+    }
+
     /// Empty cells where `side` makes `threat`.
     pub fn count(&self, side: usize, threat: Threat) -> u16 {
         self.threat_counts[side][threat as usize]

@@ -51,6 +51,45 @@ pub struct Weights {
 /// Most cells of one combination counted in the evaluation.
 pub const THREAT_CELLS_CAP: u16 = 6;
 
+/// Levels of a line for [`pair_class`]: nothing or one stone, a two that makes a three, an open
+/// two, a three, an open three, a four, an open four, a five.
+pub const PAIR_LEVELS: usize = 8;
+/// Classes of a cell by the levels of its two strongest lines (the stronger first).
+pub const PAIR_CLASSES: usize = PAIR_LEVELS * (PAIR_LEVELS + 1) / 2;
+
+/// A line pattern's level for [`pair_class`].
+pub fn pair_level(pattern: Pattern) -> usize {
+    match pattern {
+        Pattern::None | Pattern::Block1 | Pattern::Flex1 => 0,
+        Pattern::Block2 => 1,
+        Pattern::Flex2 => 2,
+        Pattern::Block3 => 3,
+        Pattern::Flex3 => 4,
+        Pattern::Block4 => 5,
+        Pattern::Flex4 => 6,
+        Pattern::Five => 7,
+    }
+}
+
+/// The class of a cell whose four lines make `patterns`: its two strongest lines' levels
+/// (`high` ≥ `low`) as `high (high + 1) / 2 + low`. It refines [`Threat`]: a cell with an open
+/// two in each of two lines, one move from a double three, is quiet to [`Threat`] but a class of
+/// its own here. The evaluation does not use it: fitted, these classes predicted game results
+/// much better than the threat cells alone, but played no better (BENCHMARKS-search.md, "Pair
+/// classes, and Rapfi as a teacher"); `examples/fit-eval.rs --pairs` fits them.
+pub fn pair_class(patterns: [Pattern; 4]) -> usize {
+    let (mut high, mut low) = (0, 0);
+    for level in patterns.map(pair_level) {
+        if level > high {
+            low = high;
+            high = level;
+        } else if level > low {
+            low = level;
+        }
+    }
+    high * (high + 1) / 2 + low
+}
+
 /// The weights the engine plays with.
 pub static WEIGHTS: Weights = Weights {
     //        None Block1 Flex1 Block2 Flex2 Block3 Flex3 Block4 Flex4 Five
@@ -161,6 +200,31 @@ mod tests {
         assert_eq!(threat_of([Flex3, Block3, None, None]), Threat::OpenThree);
         assert_eq!(threat_of([Block3, None, None, None]), Threat::Three);
         assert_eq!(threat_of([None; 4]), Threat::Quiet);
+    }
+
+    #[test]
+    fn a_cell_is_classed_by_its_two_strongest_lines() {
+        use Pattern::{Block1, Block2, Block4, Five, Flex2, Flex3, None};
+        let class = |high: usize, low: usize| high * (high + 1) / 2 + low;
+        assert_eq!(pair_class([None; 4]), 0);
+        assert_eq!(pair_class([Flex2, Block1, Flex2, None]), class(2, 2));
+        assert_eq!(pair_class([Block2, Flex3, Flex2, Block4]), class(5, 4));
+        assert_eq!(pair_class([Block4, Block2, Flex3, Flex2]), class(5, 4));
+        assert_eq!(pair_class([None, None, Five, None]), class(7, 0));
+        assert_eq!(pair_class([Five; 4]), PAIR_CLASSES - 1);
+        // A class decides the threat level of the cell, up to telling a five from an open four.
+        let all = Pattern::ALL;
+        let mut seen: std::collections::HashMap<usize, Threat> = std::collections::HashMap::new();
+        for a in all {
+            for b in all {
+                for c in all {
+                    let patterns = [a, b, c, None];
+                    let threat = threat_of(patterns).min(Threat::OpenFour);
+                    let previous = *seen.entry(pair_class(patterns)).or_insert(threat);
+                    assert_eq!(previous, threat, "{patterns:?}");
+                }
+            }
+        }
     }
 
     fn pack(patterns: [Pattern; 4]) -> u16 {

@@ -2,7 +2,7 @@
 //! (`examples/fit-eval.rs`; BENCHMARKS-search.md, "The evaluation fitted to game results").
 
 use super::board::{Board, Threat, index};
-use super::eval::WEIGHTS;
+use super::eval::{PAIR_CLASSES, WEIGHTS, pair_class};
 use super::negamax::EVAL_MAX;
 use crate::engine::{Geometry, Player};
 
@@ -19,6 +19,9 @@ pub struct EvalFeatures {
     /// to move has no open four, four-three or double three to make (the search scores most of
     /// those as wins before it evaluates).
     pub quiet: bool,
+    /// Empty cells by [`pair_class`] (the levels of their two strongest lines), for each side;
+    /// not a term of the evaluation (see [`pair_class`]).
+    pub pair_cells: [[u32; PAIR_CLASSES]; 2],
     /// The engine's evaluation of the position for the side to move.
     pub evaluation: i32,
 }
@@ -44,9 +47,19 @@ pub fn evaluation_features(
         && board.count(side, Threat::OpenFour) == 0
         && board.count(side, Threat::FourThree) == 0
         && board.count(side, Threat::DoubleThree) == 0;
+    let mut pair_cells = [[0; PAIR_CLASSES]; 2];
+    for &at in board.playable() {
+        let at = usize::from(at);
+        if board.is_empty(at) {
+            for (cells, s) in pair_cells.iter_mut().zip([side, other]) {
+                cells[pair_class(board.patterns(at, s))] += 1;
+            }
+        }
+    }
     Some(EvalFeatures {
         windows: [windows[side], windows[other]],
         threat_cells,
+        pair_cells,
         quiet,
         evaluation: board.evaluate(side, EVAL_MAX),
     })
@@ -111,6 +124,10 @@ mod tests {
         assert_eq!(f.windows[0][3], 0);
         let black = evaluation_features(geometry, &cells, Player::X).unwrap();
         assert_eq!(black.windows, [f.windows[1], f.windows[0]]);
+        // Black's open-four cells have an open four in their strongest line and at most a one
+        // in another (class 6 (6 + 1) / 2 + 0): fh and jh.
+        assert_eq!(f.pair_cells[1][21], 2);
+        assert_eq!(f.pair_cells.iter().flatten().sum::<u32>(), 2 * (225 - 5));
         // Black to move with an open three would make an open four: not an evaluated position.
         assert!(!black.quiet);
         assert!(f.quiet);
