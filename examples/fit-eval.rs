@@ -7,8 +7,8 @@
 //! - **Labels** (`--labels LABELS.tsv`, from `scripts/rapfi-label.py`): the quiet positions
 //!   listed there (game number, counted from 0 over the files given, ply, value for the side to
 //!   move), each labelled with the win probability `sigmoid(value / 400)`. The tool prints how
-//!   well those values predict the games' results (400 predicted them best of the scales tried,
-//!   100 to 1,000).
+//!   well those values predict the games' results on the held-out games, next to the engine's
+//!   evaluation (of the scales 100 to 1,000, 400 predicted the results best).
 //!
 //! Prints the log loss of the engine's evaluation as it is, of the windows alone and of all the
 //! fitted terms (on the games fitted and on every fifth game, held out), and the fitted weights in
@@ -251,9 +251,12 @@ fn from_results(geometry: Geometry, games: &[Game], pairs: bool) -> Vec<Sample> 
 }
 
 /// The quiet positions listed in `labels` (game, ply, value for the side to move), labelled
-/// with their win probabilities. Prints how well the values predict the results.
+/// with their win probabilities. Prints how well the values predict the games' results on the
+/// held-out games, against the engine's evaluation (its slope fitted to the results).
 fn from_labels(geometry: Geometry, games: &[Game], labels: &str, pairs: bool) -> Vec<Sample> {
     let mut samples = Vec::new();
+    // The same positions labelled with the results, and the labels' log loss on them.
+    let mut by_result = Vec::new();
     let (mut loss, mut count) = (0.0, 0.0);
     for line in labels.lines() {
         let fields: Vec<&str> = line.split('\t').collect();
@@ -269,28 +272,29 @@ fn from_labels(geometry: Geometry, games: &[Game], labels: &str, pairs: bool) ->
             std::process::exit(1)
         };
         let probability = sigmoid(value / LABEL_SCALE);
-        let result = if to_move(ply) == Player::X {
-            game.black_result
-        } else {
-            1.0 - game.black_result
-        };
-        loss += log_loss(probability, result);
-        count += 1.0;
         let for_black = if to_move(ply) == Player::X {
             probability
         } else {
             1.0 - probability
         };
-        samples.extend(sample(
-            geometry,
-            number,
-            &game.moves[..ply],
-            for_black,
-            pairs,
-        ));
+        let moves = &game.moves[..ply];
+        let Some(labelled) = sample(geometry, number, moves, for_black, pairs) else {
+            continue;
+        };
+        let result = sample(geometry, number, moves, game.black_result, false)
+            .expect("the same position is quiet");
+        if held_out(number) {
+            loss += log_loss(probability, result.label);
+            count += 1.0;
+        }
+        samples.push(labelled);
+        by_result.push(result);
     }
+    let evaluation: Vec<Vec<f64>> = by_result.iter().map(|s| vec![s.evaluation]).collect();
+    let ours = Fit::new(&by_result, &evaluation).loss(false);
     println!(
-        "{count} labelled positions; their values predict the results with log loss {:.5}",
+        "labelled quiet positions of the held-out games, log loss to the results: the labels' \
+         values {:.5}, the engine's evaluation {ours:.5}",
         loss / count
     );
     samples
