@@ -23,7 +23,7 @@
 //!
 //! The games are c-gomoku-cli's SGF (`scripts/match.sh` writes them to `OUT_DIR/games.sgf`), 15 ×
 //! 15 and `k` = 5. BENCHMARKS-search.md, "The evaluation fitted to game results" and "Pair
-//! classes, and Rapfi as a teacher", has the runs.
+//! classes, Rapfi as a teacher, cheaper threat checks", has the runs.
 
 use minimax_move::engine::{EvalFeatures, Geometry, Player, evaluation_features};
 

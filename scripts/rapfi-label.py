@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Rapfi's value of positions sampled from games, for fitting the evaluation to a strong engine's
 judgement rather than to game results (`examples/fit-eval.rs` reads the output;
-BENCHMARKS-search.md, "Pair classes, and Rapfi as a teacher"). From every game, one position in
-EVERY (at a random offset, seeded, so a rerun picks the same) from the sixth stone to three plies
-before the end; Rapfi (classical) searches each for MS milliseconds. Prints one line a position,
+BENCHMARKS-search.md, "Pair classes, Rapfi as a teacher, cheaper threat checks"). From every
+game, one position in EVERY (at a random offset, seeded, so a rerun picks the same) from the
+sixth stone to three plies before the end; Rapfi (classical) searches each for MS milliseconds. Prints one line a position,
 tab-separated:
 
     game  moves  value

@@ -76,7 +76,8 @@ pub fn pair_level(pattern: Pattern) -> usize {
 /// two in each of two lines, one move from a double three, is quiet to [`Threat`] but a class of
 /// its own here. The evaluation does not use it: fitted, these classes predicted game results
 /// much better than the threat cells alone, but played no better (BENCHMARKS-search.md, "Pair
-/// classes, and Rapfi as a teacher"); `examples/fit-eval.rs --pairs` fits them.
+/// classes, Rapfi as a teacher, cheaper threat checks"); `examples/fit-eval.rs --pairs` fits
+/// them.
 pub fn pair_class(patterns: [Pattern; 4]) -> usize {
     let (mut high, mut low) = (0, 0);
     for level in patterns.map(pair_level) {
