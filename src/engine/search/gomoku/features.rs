@@ -19,8 +19,8 @@ pub struct EvalFeatures {
     /// to move has no open four, four-three or double three to make (the search scores most of
     /// those as wins before it evaluates).
     pub quiet: bool,
-    /// Empty cells by [`pair_class`] (the levels of their two strongest lines), for each side;
-    /// not a term of the evaluation (see [`pair_class`]).
+    /// Empty cells by the levels of their two strongest lines (`pair_class` in
+    /// `gomoku/eval.rs`: 36 classes), for each side; not a term of the evaluation.
     pub pair_cells: [[u32; PAIR_CLASSES]; 2],
     /// The engine's evaluation of the position for the side to move.
     pub evaluation: i32,
