@@ -58,6 +58,7 @@ const NAMES: [&str; 8] = [
 
 /// One position: its game, its label for the side to move (the result, 1, 0.5 or 0, or a win
 /// probability), its terms and the engine's evaluation.
+#[derive(Clone)]
 struct Sample {
     game: usize,
     label: f64,
@@ -281,8 +282,12 @@ fn from_labels(geometry: Geometry, games: &[Game], labels: &str, pairs: bool) ->
         let Some(labelled) = sample(geometry, number, moves, for_black, pairs) else {
             continue;
         };
-        let result = sample(geometry, number, moves, game.black_result, false)
-            .expect("the same position is quiet");
+        let mut result = labelled.clone();
+        result.label = if to_move(ply) == Player::X {
+            game.black_result
+        } else {
+            1.0 - game.black_result
+        };
         if held_out(number) {
             loss += log_loss(probability, result.label);
             count += 1.0;

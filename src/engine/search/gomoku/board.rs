@@ -294,11 +294,7 @@ impl Board {
 
     /// The patterns `side` makes along the four lines by playing the empty cell `at`.
     pub fn patterns(&self, at: usize, side: usize) -> [Pattern; 4] {
-        let packed = self.cells[at].patterns[side];
-        std::array::from_fn(|dir| {
-            let p = (packed >> (PATTERN_BITS as usize * dir)) & ((1 << PATTERN_BITS) - 1);
-            Pattern::ALL[usize::from(p)]
-        })
+        super::eval::unpack(self.cells[at].patterns[side])
     }
 
     /// Empty cells where `side` makes `threat`.

@@ -139,11 +139,7 @@ impl Combos {
     pub fn new(weights: &Weights) -> Self {
         let table = (0..1usize << (4 * PATTERN_BITS))
             .map(|packed| {
-                let patterns: [Pattern; 4] = std::array::from_fn(|dir| {
-                    let p = (packed >> (PATTERN_BITS as usize * dir)) & ((1 << PATTERN_BITS) - 1);
-                    // Codes past the last pattern never occur on a board; they fill the table.
-                    Pattern::ALL.get(p).copied().unwrap_or(Pattern::None)
-                });
+                let patterns = unpack(packed as u16);
                 let threat = threat_of(patterns);
                 (threat, weights.cell_value(patterns, threat))
             })
@@ -157,6 +153,19 @@ impl Combos {
     pub fn get(&self, packed: u16) -> (Threat, i32) {
         self.0[usize::from(packed)]
     }
+}
+
+/// The four patterns packed in `packed`, [`PATTERN_BITS`] bits each, direction 0 lowest (as the
+/// board keeps them). Codes past the last pattern, which never occur on a board, read as
+/// [`Pattern::None`].
+pub fn unpack(packed: u16) -> [Pattern; 4] {
+    std::array::from_fn(|dir| {
+        let p = (packed >> (PATTERN_BITS as usize * dir)) & ((1 << PATTERN_BITS) - 1);
+        Pattern::ALL
+            .get(usize::from(p))
+            .copied()
+            .unwrap_or(Pattern::None)
+    })
 }
 
 /// The strongest combination the four `patterns` of one cell make.
