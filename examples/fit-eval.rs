@@ -6,9 +6,10 @@
 //!   result for the side to move.
 //! - **Labels** (`--labels LABELS.tsv`, from `scripts/rapfi-label.py`): the quiet positions
 //!   listed there (game number, counted from 0 over the files given, ply, value for the side to
-//!   move), each labelled with the win probability `sigmoid(value / 400)`. The tool prints how
-//!   well those values predict the games' results on the held-out games, next to the engine's
-//!   evaluation (of the scales 100 to 1,000, 400 predicted the results best).
+//!   move; a fourth field, Rapfi's move, is ignored), each labelled with the win probability
+//!   `sigmoid(value / 400)`. The tool prints how well those values predict the games' results
+//!   on the held-out games, next to the engine's evaluation (of the scales 100 to 1,000, 400
+//!   predicted the results best).
 //!
 //! Prints the log loss of the engine's evaluation as it is, of the windows alone and of all the
 //! fitted terms (on the games fitted and on every fifth game, held out), and the fitted weights in
@@ -261,7 +262,8 @@ fn from_labels(geometry: Geometry, games: &[Game], labels: &str, pairs: bool) ->
     let (mut loss, mut count) = (0.0, 0.0);
     for line in labels.lines() {
         let fields: Vec<&str> = line.split('\t').collect();
-        let [game, ply, value] = fields[..] else {
+        // Game, ply, value, and any further fields (Rapfi's move), unused here.
+        let [game, ply, value, ..] = fields[..] else {
             continue;
         };
         let (Ok(number), Ok(ply), Ok(value)) = (game.parse(), ply.parse(), value.parse::<f64>())

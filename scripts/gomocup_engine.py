@@ -20,7 +20,10 @@ class Engine:
                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                         text=True, bufsize=1)
         self.send("START 15")
-        self.until_ok()
+        # Starting (Rapfi reads its configuration) takes longer than a move, more so on a
+        # loaded machine: ten times the patience.
+        if not self.until_ok(slack=10):
+            sys.exit("an engine did not start")
         # Without timeout_match and time_left Rapfi answers at once.
         for info in (f"timeout_turn {self.ms}", "timeout_match 1000000000",
                      "time_left 1000000000", "rule 0"):
@@ -30,24 +33,29 @@ class Engine:
         self.process.stdin.write(line + "\n")
         self.process.stdin.flush()
 
-    def readline(self):
-        """The next line, stripped; None if the engine stopped or kept silent too long."""
+    def readline(self, slack=1):
+        """The next line, stripped; None if the engine stopped or kept silent longer than
+        `slack` times the patience."""
         timer = None
         if self.patience is not None:
-            timer = threading.Timer(self.patience, self.process.kill)
+            timer = threading.Timer(self.patience * slack, self.process.kill)
             timer.start()
         line = self.process.stdout.readline()
         if timer is not None:
             timer.cancel()
         return line.strip() if line else None
 
-    def until_ok(self):
+    def until_ok(self, slack=1):
+        """Reads up to the engine's OK; False if it stopped first (and was given a patience,
+        so the caller restarts it); without a patience, a stopped engine ends the script."""
         while True:
-            line = self.readline()
+            line = self.readline(slack)
             if line is None:
-                sys.exit("an engine stopped")
+                if self.patience is None:
+                    sys.exit("an engine stopped")
+                return False
             if line == "OK":
-                return
+                return True
 
     def ask(self, moves):
         """The engine's value for the side to move (Rapfi's `Eval`, mates as +-(WIN - plies);
@@ -55,7 +63,8 @@ class Engine:
         time)."""
         me = len(moves) % 2
         self.send("RESTART")
-        self.until_ok()
+        if not self.until_ok(slack=10):
+            self.start()
         self.send("BOARD")
         for i, m in enumerate(moves):
             self.send(f"{ord(m[0]) - 97},{ord(m[1]) - 97},{1 if i % 2 == me else 2}")
