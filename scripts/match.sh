@@ -13,6 +13,8 @@
 #   OPENINGS  one opening a line in "pos" notation (f14e9e7g7: column letter, row from 1)
 #                                          (default ../shared/anchors/openings-15-freestyle-10.txt)
 #   TIME_MS   thinking time a move for both sides, in milliseconds                 (default 500)
+#   OUR_TIME_MS  our thinking time a move, when it is to differ from the opponent's, as in
+#             "what does twice the time buy?"                               (default TIME_MS)
 #   GAMES     games in all; each opening is played twice with colours swapped
 #                                                  (default: two for each line of OPENINGS)
 #   ROUNDS    repeat the whole match this many times (the engines mostly replay the same
@@ -33,6 +35,7 @@ opponent=${OPPONENT:-/tmp/gomoku-anchors/bin/pbrain-wine}
 manager=${MANAGER:-/tmp/gomoku-anchors/bin/c-gomoku-cli}
 openings=${OPENINGS:-../shared/anchors/openings-15-freestyle-10.txt}
 time_ms=${TIME_MS:-500}
+our_time_ms=${OUR_TIME_MS:-$time_ms}
 rounds=${ROUNDS:-1}
 via=${VIA:-pbrain}
 http_port=${HTTP_PORT:-18080}
@@ -55,6 +58,7 @@ if [ ! -f "$openings" ]; then
 fi
 command -v python3 >/dev/null || { echo "missing python3 (computes the Elo difference)" >&2; missing=1; }
 [[ "$time_ms" =~ ^[1-9][0-9]*$ ]] || { echo "TIME_MS must be a positive whole number, got '$time_ms'" >&2; missing=1; }
+[[ "$our_time_ms" =~ ^[1-9][0-9]*$ ]] || { echo "OUR_TIME_MS must be a positive whole number, got '$our_time_ms'" >&2; missing=1; }
 [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "ROUNDS must be a positive whole number, got '$rounds'" >&2; missing=1; }
 [[ "$via" == pbrain || "$via" == http ]] || { echo "VIA must be pbrain or http, got '$via'" >&2; missing=1; }
 command -v curl >/dev/null || [ "$via" = pbrain ] || { echo "missing curl (VIA=http waits for the server with it)" >&2; missing=1; }
@@ -98,15 +102,20 @@ theirs=$(basename "$opponent")
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 git diff --quiet HEAD -- src 2>/dev/null || commit="$commit+dirty"
 seconds=$(python3 -c "print($time_ms / 1000)")
+our_seconds=$(python3 -c "print($our_time_ms / 1000)")
+if [ "$our_time_ms" = "$time_ms" ]; then
+  times="$time_ms ms a move"
+else
+  times="$our_time_ms ms a move for minimax-move, $time_ms ms for $theirs"
+fi
 
-echo "minimax-move ($commit, via $via) vs $theirs: $games games x $rounds round(s), $time_ms ms a move, 15 x 15 freestyle"
+echo "minimax-move ($commit, via $via) vs $theirs: $games games x $rounds round(s), $times, 15 x 15 freestyle"
 echo "openings: $openings; output: $out"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown) on $(nproc) cores"
 started=$(date +%s)
 "$manager" \
-  -engine "name=$ours" "cmd=$wrapper" \
-  -engine "name=$theirs" "cmd=$opponent" \
-  -each "tc=0/$seconds" \
+  -engine "name=$ours" "cmd=$wrapper" "tc=0/$our_seconds" \
+  -engine "name=$theirs" "cmd=$opponent" "tc=0/$seconds" \
   -rule 0 -boardsize 15 -concurrency 1 -repeat \
   -games "$games" -rounds "$rounds" \
   -openings "file=$openings" type=pos order=sequential \
@@ -114,7 +123,7 @@ started=$(date +%s)
   > "$out/manager.log" 2>&1 || { echo "the match manager failed; see $out/manager.log:" >&2; tail -n 20 "$out/manager.log" >&2; exit 1; }
 echo "load after:  $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown); $(( $(date +%s) - started )) s"
 
-python3 - "$out/manager.log" "$ours" "$out/messages.txt" "$time_ms" <<'EOF'
+python3 - "$out/manager.log" "$ours" "$out/messages.txt" "$our_time_ms" <<'EOF'
 import math, re, statistics, sys
 log, ours, messages, time_ms = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 finished = re.compile(r"Finished game \d+ \((.+) vs (.+)\): (1-0|0-1|1/2-1/2) \{(.*)\}")
