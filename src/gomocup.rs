@@ -42,12 +42,16 @@ pub struct BrainOptions {
     /// Search work per millisecond times cells, as the server's `SEARCH_WORK_RATE`: the search
     /// stops on this budget or on the move's deadline, whichever comes first.
     pub work_rate: u64,
+    /// Threads a search may use while cores are idle, as the server's `SEARCH_THREADS`; the
+    /// manager's `INFO thread_num` sets it too.
+    pub threads: usize,
 }
 
 impl Default for BrainOptions {
     fn default() -> Self {
         Self {
             work_rate: WORK_PER_MS_TIMES_CELLS,
+            threads: 1,
         }
     }
 }
@@ -233,8 +237,8 @@ struct Thought {
 }
 
 /// The one call into the engine ([`suggest`] at perfect play): the best move for `position` within `think_time`, with a work
-/// budget at `work_rate` as the HTTP API grants (see [`SearchLimits::work_at_rate`]).
-fn think(position: &Position, think_time: Duration, work_rate: u64) -> Thought {
+/// budget at the brain's work rate as the HTTP API grants (see [`SearchLimits::work_at_rate`]).
+fn think(position: &Position, think_time: Duration, options: BrainOptions) -> Thought {
     let started = Instant::now();
     let millis = u64::try_from(think_time.as_millis()).unwrap_or(u64::MAX);
     let limits = SearchLimits {
@@ -243,9 +247,10 @@ fn think(position: &Position, think_time: Duration, work_rate: u64) -> Thought {
         max_work: Some(SearchLimits::work_at_rate(
             position.geometry(),
             millis,
-            work_rate,
+            options.work_rate,
         )),
         all_moves: false,
+        threads: options.threads,
     };
     let suggestion = suggest(
         position,
@@ -418,6 +423,10 @@ impl Brain {
             "timeout_match" => self.timing.match_ms = value()?,
             "time_left" => self.timing.left_ms = Some(value()?),
             "max_memory" => self.max_memory = value()?,
+            // The manager's thread allowance (c-gomoku-cli's `threads=`); 0 counts as 1.
+            "thread_num" => {
+                self.options.threads = usize::try_from(value()?).unwrap_or(usize::MAX).max(1);
+            }
             "rule" => {
                 let rule = value()?;
                 self.refused_rule = (rule != 0).then_some(rule);
@@ -509,7 +518,7 @@ impl Brain {
         let thought = think(
             &position,
             self.timing.think_time(position.empty_count()),
-            self.options.work_rate,
+            self.options,
         );
         game.cells[thought.index] = Some(Stone::Own);
         let (x, y) = game.coordinates(thought.index);
@@ -772,7 +781,7 @@ mod tests {
     }
 
     #[test]
-    fn info_sets_the_clock_and_ignores_unknown_keys() {
+    fn info_sets_the_clock_and_the_threads_and_ignores_unknown_keys() {
         let mut brain = Brain::new(BrainOptions::default());
         for command in [
             "INFO timeout_turn 5000",
@@ -782,7 +791,7 @@ mod tests {
             "INFO game_type 1",
             "INFO folder /tmp/brain",
             "INFO evaluate 7,7",
-            "INFO thread_num 1",
+            "INFO thread_num 2",
         ] {
             assert!(brain.handle(command).is_empty(), "{command} gets no answer");
         }
@@ -795,10 +804,13 @@ mod tests {
             }
         );
         assert_eq!(brain.max_memory, 367_001_600);
+        assert_eq!(brain.options.threads, 2);
         for command in ["INFO timeout_turn soon", "INFO time_left -5", "INFO rule"] {
             assert!(is_error(&brain.handle(command)), "{command}");
         }
         assert_eq!(brain.timing().turn_ms, 5000, "a bad value changes nothing");
+        assert!(brain.handle("INFO thread_num 0").is_empty());
+        assert_eq!(brain.options.threads, 1, "no threads means one");
     }
 
     #[test]

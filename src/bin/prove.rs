@@ -109,6 +109,7 @@ fn main() {
             deadline: Some(start + Duration::from_millis(500)),
             max_work: None,
             all_moves: false,
+            threads: 1,
         };
         let analysis = analyze(&position, Scoring::Depth, &limits);
         let seconds = start.elapsed().as_secs_f64();
@@ -174,6 +175,7 @@ fn calibrate() {
                 let limits = SearchLimits {
                     max_work: Some(work),
                     all_moves,
+                    threads: 1,
                     ..SearchLimits::default()
                 };
                 let start = Instant::now();

@@ -1,6 +1,7 @@
 //! When the big-board search stops: a work budget (nodes, VCF nodes included) that makes answers
 //! reproducible, and the deadline as the hard stop.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// Nodes between two looks at the clock and the budget.
@@ -10,7 +11,7 @@ const CHECK_INTERVAL: u64 = 1024;
 const HELD_WORK_FACTOR: u64 = 8;
 
 /// Counts the search's work and says when to stop.
-pub struct Budget {
+pub struct Budget<'a> {
     nodes: u64,
     max_work: Option<u64>,
     deadline: Option<Instant>,
@@ -19,9 +20,11 @@ pub struct Budget {
     /// even while held.
     hard_stop: bool,
     held: bool,
+    /// Raised by another thread to stop this search (a helper's, when the main search ends).
+    stop: Option<&'a AtomicBool>,
 }
 
-impl Budget {
+impl<'a> Budget<'a> {
     /// A budget of `max_work` nodes and a `deadline`, either optional.
     pub fn new(max_work: Option<u64>, deadline: Option<Instant>) -> Self {
         Self {
@@ -31,6 +34,15 @@ impl Budget {
             stopped: false,
             hard_stop: false,
             held: false,
+            stop: None,
+        }
+    }
+
+    /// This budget, also stopped (at its next look at the clock) once `stop` is raised.
+    pub fn stopped_by(self, stop: &'a AtomicBool) -> Self {
+        Self {
+            stop: Some(stop),
+            ..self
         }
     }
 
@@ -54,6 +66,7 @@ impl Budget {
             // Even a held search stops at the deadline, and at many times its work budget (a
             // search without a deadline must end too).
             self.hard_stop = self.deadline.is_some_and(|d| Instant::now() >= d)
+                || self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
                 || self
                     .max_work
                     .is_some_and(|w| self.nodes >= w.saturating_mul(HELD_WORK_FACTOR));
@@ -94,6 +107,19 @@ mod tests {
             budget.spend(1),
             "a held search stops at a past deadline from its first node"
         );
+    }
+
+    #[test]
+    fn a_raised_flag_stops_the_search_at_its_next_look() {
+        let flag = AtomicBool::new(false);
+        let mut budget = Budget::new(None, None).stopped_by(&flag);
+        assert!(!budget.spend(3 * CHECK_INTERVAL));
+        flag.store(true, Ordering::Relaxed);
+        assert!(
+            !budget.spend(1),
+            "looked at only every CHECK_INTERVAL nodes"
+        );
+        assert!(budget.spend(CHECK_INTERVAL));
     }
 
     #[test]

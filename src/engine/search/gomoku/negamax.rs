@@ -33,13 +33,13 @@ const MAX_QUIET_MOVES: usize = 16;
 const FULL_DEPTH_MOVES: usize = 3;
 
 /// The search's state for one analysis.
-pub struct Searcher {
+pub struct Searcher<'a> {
     /// The board, moved along the searched line.
     pub board: Board,
     /// Work counter and stop rule.
-    pub budget: Budget,
+    pub budget: Budget<'a>,
     weights: &'static Weights,
-    table: Table,
+    table: &'a Table,
     vcf: Vcf,
     killers: Vec<[u16; 2]>,
     history: Vec<[u32; 2]>,
@@ -49,9 +49,14 @@ pub struct Searcher {
     credit: Vec<u8>,
 }
 
-impl Searcher {
-    /// A searcher over `board`.
-    pub fn new(board: Board, budget: Budget, weights: &'static Weights) -> Self {
+impl<'a> Searcher<'a> {
+    /// A searcher over `board` with `table`, which the search's other threads may share.
+    pub fn new(
+        board: Board,
+        budget: Budget<'a>,
+        weights: &'static Weights,
+        table: &'a Table,
+    ) -> Self {
         let cells = board
             .playable()
             .iter()
@@ -63,7 +68,7 @@ impl Searcher {
             board,
             budget,
             weights,
-            table: Table::acquire(),
+            table,
             vcf: Vcf::new(VCF_LEAF_BUDGET),
             killers: vec![[u16::MAX; 2]; MAX_PLY + 1],
             history: vec![[0; 2]; cells],
