@@ -225,7 +225,9 @@ fn help(
     let mut root: Vec<RootMove> = cells.iter().map(|&at| RootMove { at, score: 0 }).collect();
     let mut depth = 0;
     while depth < MAX_DEPTH {
-        depth = (depth + 1).max(shared.main_depth.load(Ordering::Relaxed) + 1);
+        depth = (depth + 1)
+            .max(shared.main_depth.load(Ordering::Relaxed) + 1)
+            .min(MAX_DEPTH);
         let done = iterate(&mut searcher, &mut root, depth, side, false);
         if searcher.budget.stopped() || done.is_none() || root[0].score.abs() > MATE_BOUND {
             break;
@@ -559,6 +561,7 @@ fn forced_win(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Player;
 
     #[test]
     fn estimates_keep_the_order_of_scores_and_stay_inside_one() {
@@ -580,15 +583,14 @@ mod tests {
         assert!(estimate(300) > 0.25 && estimate(-300) < -0.25);
     }
 
-    /// The 15 × 15 position after `moves` (column letter then row letter, as in SGF; X first).
-    fn after_moves(moves: &str) -> Position {
-        let mut cells = vec!['.'; 225];
-        for (i, m) in moves.split_whitespace().enumerate() {
-            let b = m.as_bytes();
-            let (col, row) = (usize::from(b[0] - b'a'), usize::from(b[1] - b'a'));
-            cells[row * 15 + col] = if i % 2 == 0 { 'X' } else { 'O' };
+    /// A 15 × 15 position with black (X) stones on `x` and white (O) stones on `o`.
+    fn gomoku(x: &[usize], o: &[usize]) -> Position {
+        let mut cells = vec![None; 225];
+        for (stones, player) in [(x, Player::X), (o, Player::O)] {
+            for &at in stones {
+                cells[at] = Some(player);
+            }
         }
-        let cells = Position::parse_compact(&cells.iter().collect::<String>()).unwrap();
         Position::new(
             crate::engine::Geometry::new(15, 15, 5).unwrap(),
             cells,
@@ -601,7 +603,11 @@ mod tests {
     fn a_helper_thread_searches_too_and_the_answer_stays_sound() {
         // The position of `a_move_that_leaves_the_opponent_a_win_by_threats_is_not_played`
         // (tests/engine/gomoku.rs): k10 leaves white a win by threats.
-        let position = after_moves("ei hh jj ij jk jh ih ki ji hg hf gg ig ge");
+        // X: e9 j10 j11 i8 j9 h6 i7; O: h8 i10 j8 k9 h7 g7 g5.
+        let position = gomoku(
+            &[124, 144, 159, 113, 129, 82, 98],
+            &[112, 143, 114, 130, 97, 96, 66],
+        );
         let k10 = 9 * 15 + 10;
         let limits = SearchLimits {
             max_work: Some(480_000),
@@ -620,7 +626,7 @@ mod tests {
         assert_ne!(helped.best, k10);
         assert_eq!(helped.pv.first(), Some(&helped.best));
         // X's four h8–k8 (g8 is white's) is blocked at l8 whatever the threads do.
-        let four = after_moves("hh gg ih gh jh gi kh");
+        let four = gomoku(&[112, 113, 114, 115], &[96, 111, 126]);
         for helpers in [0, 1, 3] {
             let analysis = analyze(&four, Scoring::Depth, &limits, helpers);
             assert_eq!(analysis.best, 7 * 15 + 11, "{helpers} helpers");
