@@ -5,7 +5,7 @@
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// Big-board searches and their helpers running now.
+/// Searches (on any board) and their helpers running now.
 static BUSY: AtomicUsize = AtomicUsize::new(0);
 
 /// The machine's cores, as the standard library sees them (1 when it cannot tell).
