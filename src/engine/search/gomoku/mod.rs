@@ -12,7 +12,9 @@
 //! - [`moves`]: which moves a node tries (forced blocks, defences against open threes and
 //!   against the opponent's VCF, else the best quiet moves near the stones), in what order;
 //! - [`negamax`]: principal-variation search with the transposition table ([`table`]), killer
-//!   and history ordering, late-move reductions and a VCF check at the horizon;
+//!   and history ordering, a VCF check at the horizon, and selectivity: late-move reductions,
+//!   reverse futility, futility and move-count pruning, and a null move, for quiet moves and calm
+//!   nodes only;
 //! - [`root`]: iterative deepening until the work budget or the deadline ([`budget`]) stops it.
 //!
 //! **Honesty.** A win by continuous fours found at the root is proven (every defender reply in it

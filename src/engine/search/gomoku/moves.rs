@@ -124,7 +124,10 @@ pub fn generate(
     moves.sort_unstable_by(order);
 }
 
-/// Whether a move is quiet enough to be searched with a reduced depth when it comes late.
+/// Whether a move is quiet enough to be searched with a reduced depth, or skipped, when it comes
+/// late: it makes no four and takes no cell where the opponent would make one. Open threes count
+/// as quiet here: with them spared as well, the reductions and pruning of the search (see
+/// `negamax`) reached two plies less deep and did not score better (BENCHMARKS-search.md).
 pub fn is_quiet(board: &Board, at: usize, side: usize) -> bool {
-    board.threat(at, side) < Threat::OpenThree && board.threat(at, 1 - side) < Threat::OpenThree
+    board.threat(at, side) < Threat::Four && board.threat(at, 1 - side) < Threat::Four
 }

@@ -1,8 +1,26 @@
 //! The big-board tree search: principal-variation search (alpha-beta with null windows after the
-//! first move), the transposition table, killer and history ordering, late-move reductions for
-//! quiet moves, extensions for forced blocks (and for every second reply to an open three), a
-//! four-three or double three against no four counted as a win, and at the horizon the static
-//! evaluation, or a VCF check when the evaluation does not already fail high.
+//! first move), the transposition table, killer and history ordering, extensions for forced
+//! blocks (and for every second reply to an open three), a four-three or double three against no
+//! four counted as a win, and at the horizon the static evaluation, or a VCF check when the
+//! evaluation does not already fail high.
+//!
+//! The search is selective, as strong gomoku engines are; all of it spares only *quiet* moves
+//! (no four for the mover, no cell where the opponent would make one: [`moves::is_quiet`]):
+//! - late-move reductions: a quiet move after the first [`FULL_DEPTH_MOVES`] is searched
+//!   `ln(depth) ln(index) / 1.5` plies shallower, one more off the principal variation, and again
+//!   at full depth if it beats alpha;
+//! - at *calm* nodes off the principal variation (nothing to answer: no four, no open three, no
+//!   VCF of the opponent's), with the static evaluation `e`: a cut when `e - 150 depth >= beta` at
+//!   depth 4 or less (reverse futility); a null move (the side to move passes, the opponent
+//!   searches `depth - 3 - depth / 4` plies) when `e >= beta` at depth 3 or more; quiet moves
+//!   skipped when `e + 150 depth <= alpha` at depth 3 or less (futility), and beyond the first
+//!   `2 + depth²` quiet ones at depth 4 or less (late-move pruning).
+//!
+//! Pruning never skips a move while every move searched so far loses by force, so a loss the
+//! search proves is still a loss over every move it generates; a null move's forced win only
+//! cuts as a bound. Gomoku has no zugzwang (a stone more never hurts its owner), which is what
+//! makes the null move sound here. Measured against AIWine in BENCHMARKS-search.md
+//! ("A selective search").
 
 use super::board::{Board, Threat};
 use super::budget::Budget;
@@ -31,6 +49,21 @@ const DEFENCE_MIN_DEPTH: i32 = 2;
 const MAX_QUIET_MOVES: usize = 16;
 /// Moves searched at full depth before late-move reductions start.
 const FULL_DEPTH_MOVES: usize = 3;
+/// Late-move reductions: `ln(depth) ln(index) / LMR_DIVISOR` plies (see the module docs).
+const LMR_DIVISOR: f64 = 1.5;
+/// Evaluation margin a ply of depth for reverse futility and futility pruning.
+const PRUNE_MARGIN: i32 = 150;
+/// Deepest nodes pruned by reverse futility, by futility, and by move count.
+const REVERSE_FUTILITY_DEPTH: i32 = 4;
+const FUTILITY_DEPTH: i32 = 3;
+const MOVE_COUNT_DEPTH: i32 = 4;
+/// Quiet moves kept by late-move pruning: this many plus the depth squared.
+const MOVE_COUNT_BASE: usize = 2;
+/// Shallowest node that tries a null move.
+const NULL_MOVE_DEPTH: i32 = 3;
+/// Xored into the table keys of the positions searched after a null move, where the side to move
+/// no longer follows from the number of stones.
+const NULL_MOVE_KEY: u64 = 0x9E37_79B9_7F4A_7C15;
 
 /// The search's state for one analysis.
 pub struct Searcher<'a> {
@@ -47,6 +80,8 @@ pub struct Searcher<'a> {
     buffers: Vec<Vec<(i32, usize)>>,
     /// Open-three replies counted towards an extension, by ply.
     credit: Vec<u8>,
+    /// Whether the searched line passed a move (a null move): no second one then.
+    after_null: bool,
 }
 
 impl<'a> Searcher<'a> {
@@ -75,6 +110,7 @@ impl<'a> Searcher<'a> {
             pv: vec![Vec::new(); MAX_PLY + 1],
             buffers: vec![Vec::new(); MAX_PLY + 1],
             credit: vec![0; MAX_PLY + 1],
+            after_null: false,
         }
     }
 
@@ -146,7 +182,11 @@ impl<'a> Searcher<'a> {
         if alpha >= beta {
             return alpha;
         }
-        let key = self.board.hash();
+        let key = if self.after_null {
+            self.board.hash() ^ NULL_MOVE_KEY
+        } else {
+            self.board.hash()
+        };
         let mut table_move = None;
         if let Some(entry) = self.table.probe(key) {
             table_move = (entry.best != u16::MAX).then_some(entry.best as usize);
@@ -180,6 +220,21 @@ impl<'a> Searcher<'a> {
         } else {
             None
         };
+        // A calm node off the principal variation: its static evaluation may prune.
+        let null_window = beta - alpha == 1;
+        let calm_eval = (pressure == Pressure::None && defence.is_none() && null_window)
+            .then(|| self.evaluate(side));
+        if let Some(eval) = calm_eval {
+            if depth <= REVERSE_FUTILITY_DEPTH
+                && eval - PRUNE_MARGIN * depth >= beta
+                && eval < EVAL_MAX
+            {
+                return eval;
+            }
+            if let Some(score) = self.null_move(depth, ply, beta, eval, side) {
+                return score;
+            }
+        }
         let mut list = std::mem::take(&mut self.buffers[ply]);
         let hints = Hints {
             defence: defence.as_deref(),
@@ -219,16 +274,29 @@ impl<'a> Searcher<'a> {
         let original_alpha = alpha;
         let mut best = -INFINITY;
         let mut best_move = u16::MAX;
+        let mut quiet_moves = 0;
         for (i, &(_, at)) in list.iter().enumerate() {
             let quiet = moves::is_quiet(&self.board, at, side);
+            quiet_moves += usize::from(quiet);
+            if quiet
+                && i > 0
+                && best > -MATE_BOUND
+                && let Some(eval) = calm_eval
+                && ((depth <= MOVE_COUNT_DEPTH
+                    && quiet_moves > MOVE_COUNT_BASE + (depth * depth) as usize)
+                    || (depth <= FUTILITY_DEPTH && eval + PRUNE_MARGIN * depth <= alpha))
+            {
+                continue;
+            }
             let next = if forced { depth } else { depth - 1 + extend };
             self.credit[ply + 1] = credit;
             self.board.play(at, side);
             let score = if i == 0 {
                 -self.negamax(next, ply + 1, -beta, -alpha, other)
             } else {
-                let reduction = if quiet && depth >= 3 && i >= FULL_DEPTH_MOVES {
-                    1 + i32::from(i >= 8)
+                let reduction = if quiet && depth >= 2 && i >= FULL_DEPTH_MOVES {
+                    let r = f64::from(depth).ln() * (i as f64).ln() / LMR_DIVISOR;
+                    (r as i32 + i32::from(null_window)).clamp(1, (next - 1).max(1))
                 } else {
                     0
                 };
@@ -288,5 +356,103 @@ impl<'a> Searcher<'a> {
             },
         );
         best
+    }
+
+    /// The null move at a calm node whose evaluation `eval` reaches `beta`: the side to move
+    /// passes and the opponent searches a shallower tree. A fail high there is a cut (a forced
+    /// win only as the bound `beta`). `None` when it does not apply or does not cut.
+    fn null_move(
+        &mut self,
+        depth: i32,
+        ply: usize,
+        beta: i32,
+        eval: i32,
+        side: usize,
+    ) -> Option<i32> {
+        if depth < NULL_MOVE_DEPTH || eval < beta || self.after_null || beta.abs() >= MATE_BOUND {
+            return None;
+        }
+        let reduction = 2 + depth / 4;
+        self.after_null = true;
+        let score = -self.negamax(depth - 1 - reduction, ply + 1, -beta, -beta + 1, 1 - side);
+        self.after_null = false;
+        if self.budget.stopped() {
+            // The caller's next step sees the stop and discards the node.
+            return Some(0);
+        }
+        (score >= beta).then_some(if score > MATE_BOUND { beta } else { score })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::eval::WEIGHTS;
+    use super::*;
+    use crate::engine::{Geometry, Player};
+
+    /// A quiet 15 × 15 midgame (the first criterion midgame: h11 i11 k8 h9 k9 i10 k10 k11), black
+    /// to move.
+    fn midgame() -> Board {
+        let mut cells = vec![None; 225];
+        let moves = [
+            (7, 10),
+            (8, 10),
+            (10, 7),
+            (7, 8),
+            (10, 8),
+            (8, 9),
+            (10, 9),
+            (10, 10),
+        ];
+        for (i, (col, row)) in moves.into_iter().enumerate() {
+            cells[row * 15 + col] = Some(if i % 2 == 0 { Player::X } else { Player::O });
+        }
+        Board::new(Geometry::new(15, 15, 5).unwrap(), &cells, &WEIGHTS)
+    }
+
+    #[test]
+    fn the_null_move_keeps_its_positions_apart_in_the_table() {
+        let table = Table::acquire();
+        let mut searcher = Searcher::new(midgame(), Budget::new(None, None), &WEIGHTS, &table);
+        let key = searcher.board.hash();
+        let eval = searcher.evaluate(0);
+        // Too shallow, or the evaluation below beta: no null move.
+        assert_eq!(searcher.null_move(2, 1, eval, eval, 0), None);
+        assert_eq!(searcher.null_move(6, 1, eval + 1, eval, 0), None);
+        assert!(table.probe(key).is_none());
+        // The same stones with white to move, searched 10 - 1 - 4 = 5 plies deep (too deep for
+        // reverse futility to return before storing): stored under the null move's key only, so
+        // a real position with these stones (black to move) never reads white's result.
+        searcher.null_move(10, 1, eval, eval, 0);
+        assert!(!searcher.after_null);
+        assert!(table.probe(key).is_none());
+        assert!(table.probe(key ^ NULL_MOVE_KEY).is_some());
+        // Inside the null move's subtree no second null move is tried.
+        searcher.after_null = true;
+        assert_eq!(searcher.null_move(6, 1, eval, eval, 0), None);
+    }
+
+    #[test]
+    fn pruning_spares_fours_and_the_blocks_of_fours_only() {
+        // Black (X) h8 i8 j8: a four at g8 or k8 for black, which white must not leave alone.
+        let mut cells = vec![None; 225];
+        for at in [7 * 15 + 7, 7 * 15 + 8, 7 * 15 + 9] {
+            cells[at] = Some(Player::X);
+        }
+        for at in [0, 14, 210] {
+            cells[at] = Some(Player::O);
+        }
+        let board = Board::new(Geometry::new(15, 15, 5).unwrap(), &cells, &WEIGHTS);
+        let (g8, k8, far) = (
+            board.padded(7 * 15 + 6),
+            board.padded(7 * 15 + 10),
+            board.padded(112 - 60),
+        );
+        for side in [0, 1] {
+            // Making the four (black) or taking its cell (white) is never quiet.
+            assert!(!moves::is_quiet(&board, g8, side));
+            assert!(!moves::is_quiet(&board, k8, side));
+            assert!(moves::is_quiet(&board, far, side));
+        }
     }
 }
