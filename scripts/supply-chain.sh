@@ -21,6 +21,9 @@ have cargo-deny || cargo install --locked --quiet cargo-deny --version "$DENY_VE
 have cargo-cyclonedx || cargo install --locked --quiet cargo-cyclonedx --version "$CYCLONEDX_VERSION"
 
 echo "== cargo deny: licenses, bans, sources"
+# cargo-deny reads every package of Cargo.lock, other platforms' included, and runs offline: fetch
+# them from crates.io first (a fresh machine has only what its own build downloaded).
+cargo fetch --locked --quiet
 cargo deny --offline check licenses bans sources
 
 echo "== cargo deny: advisories"
