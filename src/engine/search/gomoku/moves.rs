@@ -126,8 +126,9 @@ pub fn generate(
 
 /// Whether a move is quiet enough to be searched with a reduced depth, or skipped, when it comes
 /// late: it makes no four and takes no cell where the opponent would make one. Open threes count
-/// as quiet here: with them spared as well, the reductions and pruning of the search (see
-/// `negamax`) reached two plies less deep and did not score better (BENCHMARKS-search.md).
+/// as quiet here: with them spared as well, the same reductions and pruning (see `negamax`)
+/// completed a ply or two less on six midgames, and the last session's pruning that spared them
+/// scored no better than none (BENCHMARKS-search.md, "A selective search").
 pub fn is_quiet(board: &Board, at: usize, side: usize) -> bool {
     board.threat(at, side) < Threat::Four && board.threat(at, 1 - side) < Threat::Four
 }

@@ -377,7 +377,7 @@ impl<'a> Searcher<'a> {
         let score = -self.negamax(depth - 1 - reduction, ply + 1, -beta, -beta + 1, 1 - side);
         self.after_null = false;
         if self.budget.stopped() {
-            // The caller's next step sees the stop and discards the node.
+            // The caller returns this 0 and the search above it discards it, as after any stop.
             return Some(0);
         }
         (score >= beta).then_some(if score > MATE_BOUND { beta } else { score })
@@ -434,7 +434,7 @@ mod tests {
 
     #[test]
     fn pruning_spares_fours_and_the_blocks_of_fours_only() {
-        // Black (X) h8 i8 j8: a four at g8 or k8 for black, which white must not leave alone.
+        // Black (X) h8 i8 j8: g8 or k8 makes black an open four, and white must take one of them.
         let mut cells = vec![None; 225];
         for at in [7 * 15 + 7, 7 * 15 + 8, 7 * 15 + 9] {
             cells[at] = Some(Player::X);
@@ -443,10 +443,11 @@ mod tests {
             cells[at] = Some(Player::O);
         }
         let board = Board::new(Geometry::new(15, 15, 5).unwrap(), &cells, &WEIGHTS);
+        // h4 is far from every stone.
         let (g8, k8, far) = (
             board.padded(7 * 15 + 6),
             board.padded(7 * 15 + 10),
-            board.padded(112 - 60),
+            board.padded(3 * 15 + 7),
         );
         for side in [0, 1] {
             // Making the four (black) or taking its cell (white) is never quiet.
