@@ -261,11 +261,6 @@ impl Board {
         &self.playable
     }
 
-    /// The last stone played since the board was set up (the search's last move), if any.
-    pub fn last_move(&self) -> Option<usize> {
-        self.history.last().map(|&a| usize::from(a))
-    }
-
     /// Empty cells left.
     pub fn empties(&self) -> usize {
         self.playable.len() - self.stones

@@ -13,10 +13,9 @@
 use super::board::{Board, Threat};
 use super::eval::Weights;
 
-/// Bonus in ordering for the table's move, for killer moves and for the counter move.
+/// Bonus in ordering for the table's move and for killer moves.
 const TABLE_MOVE_BONUS: i32 = 1 << 28;
 const KILLER_BONUS: i32 = 1 << 20;
-const COUNTER_BONUS: i32 = KILLER_BONUS / 2;
 
 /// What the side to move faces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,9 +52,6 @@ pub struct Hints<'h> {
     pub table_move: Option<usize>,
     /// Moves that caused cut-offs at this ply.
     pub killers: [u16; 2],
-    /// The quiet move that last refuted the opponent's last move (the counter move), or
-    /// `u16::MAX`.
-    pub counter: u16,
     /// Cut-off counts by cell and side.
     pub history: &'h [[u32; 2]],
 }
@@ -77,8 +73,6 @@ pub fn generate(
             s += TABLE_MOVE_BONUS;
         } else if hints.killers.contains(&(at as u16)) {
             s += KILLER_BONUS;
-        } else if hints.counter == at as u16 {
-            s += COUNTER_BONUS;
         }
         s + (hints.history[at][side] as i32).min(KILLER_BONUS - 1) / 64
     };
@@ -137,47 +131,4 @@ pub fn generate(
 /// scored no better than none (BENCHMARKS-search.md, "A selective search").
 pub fn is_quiet(board: &Board, at: usize, side: usize) -> bool {
     board.threat(at, side) < Threat::Four && board.threat(at, 1 - side) < Threat::Four
-}
-
-#[cfg(test)]
-mod tests {
-    use super::super::eval::WEIGHTS;
-    use super::*;
-    use crate::engine::{Geometry, Player};
-
-    #[test]
-    fn the_counter_move_comes_after_the_table_move_and_the_killers() {
-        // Black h8, white i9: a quiet opening, every candidate a quiet move.
-        let mut cells = vec![None; 225];
-        cells[7 * 15 + 7] = Some(Player::X);
-        cells[8 * 15 + 8] = Some(Player::O);
-        let board = Board::new(Geometry::new(15, 15, 5).unwrap(), &cells, &WEIGHTS);
-        let history = vec![[0; 2]; 529];
-        let order = |table_move: Option<usize>, killer: u16, counter: u16| {
-            let hints = Hints {
-                defence: None,
-                limit: None,
-                table_move,
-                killers: [killer, u16::MAX],
-                counter,
-                history: &history,
-            };
-            let mut list = Vec::new();
-            generate(&board, 0, Pressure::None, &WEIGHTS, &hints, &mut list);
-            list.into_iter().map(|(_, at)| at).collect::<Vec<_>>()
-        };
-        let plain = order(None, u16::MAX, u16::MAX);
-        // The three moves the ordering likes least, as table move, killer and counter move.
-        let n = plain.len();
-        let (table, killer, counter) = (plain[n - 1], plain[n - 2], plain[n - 3]);
-        let hinted = order(Some(table), killer as u16, counter as u16);
-        assert_eq!(hinted[..3], [table, killer, counter]);
-        // The rest keep their order.
-        let rest: Vec<usize> = plain
-            .iter()
-            .copied()
-            .filter(|at| ![table, killer, counter].contains(at))
-            .collect();
-        assert_eq!(hinted[3..], rest);
-    }
 }

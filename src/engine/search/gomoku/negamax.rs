@@ -1,5 +1,5 @@
 //! The big-board tree search: principal-variation search (alpha-beta with null windows after the
-//! first move), the transposition table, killer, counter-move and history ordering, extensions for forced
+//! first move), the transposition table, killer and history ordering, extensions for forced
 //! blocks (and for every second reply to an open three), a four-three or double three against no
 //! four counted as a win, and at the horizon the static evaluation, or a VCF check when the
 //! evaluation does not already fail high.
@@ -76,10 +76,6 @@ pub struct Searcher<'a> {
     vcf: Vcf,
     killers: Vec<[u16; 2]>,
     history: Vec<[u32; 2]>,
-    /// By the opponent's last move (a cell) and side, the quiet move that last refuted it: in
-    /// gomoku the answer to a stone is mostly local, and the same answer often refutes it again
-    /// elsewhere in the tree (BENCHMARKS-search.md, "Counter moves").
-    counters: Vec<[u16; 2]>,
     pv: Vec<Vec<u16>>,
     buffers: Vec<Vec<(i32, usize)>>,
     /// Open-three replies counted towards an extension, by ply.
@@ -111,7 +107,6 @@ impl<'a> Searcher<'a> {
             vcf: Vcf::new(VCF_LEAF_BUDGET),
             killers: vec![[u16::MAX; 2]; MAX_PLY + 1],
             history: vec![[0; 2]; cells],
-            counters: vec![[u16::MAX; 2]; cells],
             pv: vec![Vec::new(); MAX_PLY + 1],
             buffers: vec![Vec::new(); MAX_PLY + 1],
             credit: vec![0; MAX_PLY + 1],
@@ -246,7 +241,6 @@ impl<'a> Searcher<'a> {
             limit: Some(MAX_QUIET_MOVES),
             table_move,
             killers: self.killers[ply],
-            counter: self.counter_move(side),
             history: &self.history,
         };
         moves::generate(&self.board, side, pressure, self.weights, &hints, &mut list);
@@ -337,9 +331,6 @@ impl<'a> Searcher<'a> {
                                 killers[0] = at as u16;
                             }
                             self.history[at][side] += (depth * depth) as u32;
-                            if let Some(last) = self.board.last_move() {
-                                self.counters[last][side] = at as u16;
-                            }
                         }
                         break;
                     }
@@ -365,15 +356,6 @@ impl<'a> Searcher<'a> {
             },
         );
         best
-    }
-
-    /// The counter move of `side` to the last stone played, or `u16::MAX` (none yet, or no stone
-    /// played since the root). Right after a null move the last stone is the mover's own; the
-    /// hint only orders moves, so it is used as it is (as measured).
-    fn counter_move(&self, side: usize) -> u16 {
-        self.board
-            .last_move()
-            .map_or(u16::MAX, |last| self.counters[last][side])
     }
 
     /// The null move at a calm node whose evaluation `eval` reaches `beta`: the side to move
@@ -448,38 +430,6 @@ mod tests {
         // Inside the null move's subtree no second null move is tried.
         searcher.after_null = true;
         assert_eq!(searcher.null_move(6, 1, eval, eval, 0), None);
-    }
-
-    #[test]
-    fn quiet_cut_offs_are_remembered_as_counter_moves() {
-        let table = Table::acquire();
-        let board = midgame();
-        let mut searcher = Searcher::new(midgame(), Budget::new(None, None), &WEIGHTS, &table);
-        assert_eq!(
-            searcher.counter_move(0),
-            u16::MAX,
-            "no stone played since the root"
-        );
-        searcher.negamax(5, 0, -INFINITY, INFINITY, 0);
-        let mut recorded = 0;
-        for (last, sides) in searcher.counters.iter().enumerate() {
-            for &counter in sides.iter().filter(|&&c| c != u16::MAX) {
-                recorded += 1;
-                // Both the refuted stone and its refutation were played in the search, so both
-                // cells are empty at the root, and they differ.
-                let counter = usize::from(counter);
-                assert!(board.is_empty(last) && board.is_empty(counter));
-                assert_ne!(last, counter);
-            }
-        }
-        assert!(recorded > 0, "a depth-5 search has quiet cut-offs");
-        // With a stone on a cell that has a counter move, the node asks for that move.
-        let (last, side) = (0..searcher.counters.len())
-            .flat_map(|a| [(a, 0), (a, 1)])
-            .find(|&(a, s)| searcher.counters[a][s] != u16::MAX)
-            .unwrap();
-        searcher.board.play(last, 1 - side);
-        assert_eq!(searcher.counter_move(side), searcher.counters[last][side]);
     }
 
     #[test]
