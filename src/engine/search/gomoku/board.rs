@@ -69,7 +69,8 @@ struct Cell {
     /// 0 lowest), the index of [`Combos`].
     patterns: [u16; 2],
     threat: [Threat; 2],
-    value: [i32; 2],
+    /// Per side, the static value ([`Combos`]; `i16` keeps the cell at 32 bytes).
+    value: [i16; 2],
 }
 
 /// A board for the big-board search.
@@ -289,7 +290,7 @@ impl Board {
 
     /// The static value of `at` for `side` (see [`Weights`]).
     pub fn value(&self, at: usize, side: usize) -> i32 {
-        self.cells[at].value[side]
+        i32::from(self.cells[at].value[side])
     }
 
     /// The patterns `side` makes along the four lines by playing the empty cell `at`.
@@ -577,11 +578,13 @@ mod tests {
     use super::super::eval::WEIGHTS;
     use super::*;
 
-    /// Every cell's patterns, threats and values, the per-side counts and the window sums.
+    /// Every cell's patterns, threats and values, the per-side counts, the window sums and the
+    /// bit sets of fives and fours.
     type Snapshot = (
-        Vec<([u16; 2], [Threat; 2], [i32; 2], u8)>,
+        Vec<([u16; 2], [Threat; 2], [i16; 2], u8)>,
         [[u16; 8]; 2],
         [[i32; 2]; 2],
+        Sets,
     );
 
     fn snapshot(board: &Board) -> Snapshot {
@@ -595,7 +598,7 @@ mod tests {
                 (cell.patterns, cell.threat, cell.value, cell.near)
             })
             .collect();
-        (cells, board.threat_counts, board.window_scores)
+        (cells, board.threat_counts, board.window_scores, board.sets)
     }
 
     /// The window sums counted plainly: every run of `k` cells on the grid, in each direction,

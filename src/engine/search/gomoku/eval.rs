@@ -126,9 +126,11 @@ impl Weights {
 /// Every cell's combination and value by its four patterns, worked out once: a stone refreshes
 /// the cells of four lines on both sides, and this lookup made the search about a tenth faster
 /// than working them out each time (BENCHMARKS-search.md). It is indexed by the four patterns
-/// packed four bits each, as the board keeps them, so a lookup is one load.
+/// packed four bits each, as the board keeps them, so a lookup is one load. Values are `i16`
+/// (an entry is four bytes, and a board cell 32): with `i32` the same searches, node for node,
+/// took 3.5 % longer (BENCHMARKS-search.md, "Aspiration windows, and smaller cells").
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Combos(Vec<(Threat, i32)>);
+pub struct Combos(Vec<(Threat, i16)>);
 
 /// Bits of one pattern in a packed cell (see [`Combos::get`]).
 pub const PATTERN_BITS: u32 = 4;
@@ -141,7 +143,10 @@ impl Combos {
             .map(|packed| {
                 let patterns = unpack(packed as u16);
                 let threat = threat_of(patterns);
-                (threat, weights.cell_value(patterns, threat))
+                let value = weights.cell_value(patterns, threat);
+                // Saturated: the engine's weights give at most 6,000; fitted ones may give more.
+                let value = value.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16;
+                (threat, value)
             })
             .collect();
         Self(table)
@@ -150,7 +155,7 @@ impl Combos {
     /// The combination and value of a cell whose four lines make the patterns `packed`
     /// [`PATTERN_BITS`] bits each, direction 0 lowest (as the board keeps them).
     #[inline]
-    pub fn get(&self, packed: u16) -> (Threat, i32) {
+    pub fn get(&self, packed: u16) -> (Threat, i16) {
         self.0[usize::from(packed)]
     }
 }
@@ -257,11 +262,13 @@ mod tests {
                     let patterns = [a, b, c, d];
                     let threat = threat_of(patterns);
                     let expected = (threat, WEIGHTS.cell_value(patterns, threat));
-                    assert_eq!(combos.get(pack(patterns)), expected, "{patterns:?}");
+                    let (got, value) = combos.get(pack(patterns));
+                    assert_eq!((got, i32::from(value)), expected, "{patterns:?}");
                     let turned = [d, c, b, a];
                     let threat = threat_of(turned);
                     let expected = (threat, WEIGHTS.cell_value(turned, threat));
-                    assert_eq!(combos.get(pack(turned)), expected, "{turned:?}");
+                    let (got, value) = combos.get(pack(turned));
+                    assert_eq!((got, i32::from(value)), expected, "{turned:?}");
                 }
             }
         }
