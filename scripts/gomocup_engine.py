@@ -1,5 +1,6 @@
 """A Gomocup (piskvork) engine driven one position at a time, for the analysis scripts
-(`rapfi-turns.py`, `turn-screen.py`, `rapfi-label.py`): standard library only."""
+(`rapfi-turns.py`, `turn-screen.py`, `screen-timing.py`, `rapfi-label.py`): standard library
+only."""
 import re, subprocess, sys, threading
 
 # Rapfi's mate scores count as +-(WIN - plies).
@@ -70,6 +71,7 @@ class Engine:
             self.send(f"{ord(m[0]) - 97},{ord(m[1]) - 97},{1 if i % 2 == me else 2}")
         self.send("DONE")
         value = None
+        self.messages = []
         while True:
             line = self.readline()
             if line is None:
@@ -77,6 +79,8 @@ class Engine:
                     sys.exit("an engine stopped")
                 self.start()
                 return value, None
+            if line.startswith("MESSAGE"):
+                self.messages.append(line)
             found = re.search(r"Eval ([-+]?M?\d+)", line)
             if found:
                 text = found.group(1).lstrip("+")
@@ -89,3 +93,19 @@ class Engine:
             if re.fullmatch(r"\d+,\d+", line):
                 x, y = map(int, line.split(","))
                 return value, chr(97 + x) + chr(97 + y)
+
+
+def screen_positions(turns):
+    """The positions of a `rapfi-turns.py` listing where one of our moves took a position Rapfi
+    did not see as lost into one where it found a forced win for the opponent: (moves, our move
+    then)."""
+    positions = []
+    for row in open(turns):
+        fields = row.rstrip("\n").split("\t")
+        try:
+            before, after = int(fields[5]), int(fields[6])
+        except (IndexError, ValueError):
+            continue  # summary lines, and positions Rapfi gave no value
+        if before > -WIN // 2 and after <= -WIN // 2:
+            positions.append((fields[2].split(), fields[3]))
+    return positions

@@ -15,21 +15,12 @@ differs by a position or two.
 """
 import os, sys
 
-from gomocup_engine import WIN, Engine
+from gomocup_engine import WIN, Engine, screen_positions
 turns, engine_path = sys.argv[1], sys.argv[2]
 ms = sys.argv[3] if len(sys.argv) > 3 else "500"
 rapfi_dir = os.environ.get("RAPFI_DIR", "/tmp/gomoku-anchors/rapfi")
 
-positions = []
-for row in open(turns):
-    fields = row.rstrip("\n").split("\t")
-    try:
-        before, after = int(fields[5]), int(fields[6])
-    except (IndexError, ValueError):
-        continue  # summary lines, and positions Rapfi gave no value
-    if before > -WIN // 2 and after <= -WIN // 2:
-        positions.append((fields[2].split(), fields[3]))
-
+positions = screen_positions(turns)
 
 rapfi = Engine(["./pbrain-rapfi"], rapfi_dir, "300")
 engine = Engine([os.path.abspath(engine_path), "pbrain"], "/", ms)

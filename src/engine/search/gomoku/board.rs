@@ -73,6 +73,9 @@ struct Cell {
     value: [i16; 2],
 }
 
+// The measured size (see `value`): a field added must not grow it unnoticed.
+const _: () = assert!(std::mem::size_of::<Cell>() == 32);
+
 /// A board for the big-board search.
 pub struct Board {
     table: &'static PatternTable,
