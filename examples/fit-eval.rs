@@ -10,6 +10,11 @@
 //!   `sigmoid(value / 400)`. The tool prints how well those values predict the games' results
 //!   on the held-out games, next to the engine's evaluation (of the scales 100 to 1,000, 400
 //!   predicted the results best).
+//! - **Moves** (`--moves LABELS.tsv`, the same file with Rapfi's moves): the terms are fitted so
+//!   that, one ply down, Rapfi's move is the best-valued of a quiet position's candidates (a
+//!   conditional logit over them: the Bonanza method of computer shogi), together with the game
+//!   results of the quiet positions, which set the scale (the two mean log losses summed). See
+//!   [`fit_to_moves`]. The engine does not play with these weights: they played no better.
 //!
 //! Prints the log loss of the engine's evaluation as it is, of the windows alone and of all the
 //! fitted terms (on the games fitted and on every fifth game, held out), and the fitted weights in
@@ -20,11 +25,13 @@
 //!
 //! ```sh
 //! cargo run --release --example fit-eval -- [--pairs] [--labels LABELS.tsv] GAMES.sgf ...
+//! cargo run --release --example fit-eval -- --moves LABELS.tsv GAMES.sgf ...
 //! ```
 //!
 //! The games are c-gomoku-cli's SGF (`scripts/match.sh` writes them to `OUT_DIR/games.sgf`), 15 ×
-//! 15 and `k` = 5. BENCHMARKS-search.md, "The evaluation fitted to game results" and "Pair
-//! classes, Rapfi as a teacher, cheaper threat checks", has the runs.
+//! 15 and `k` = 5. BENCHMARKS-search.md, "The evaluation fitted to game results", "Pair
+//! classes, Rapfi as a teacher, cheaper threat checks" and "The evaluation fitted to Rapfi's
+//! moves", has the runs.
 
 use minimax_move::engine::{EvalFeatures, Geometry, Player, evaluation_features};
 
@@ -76,17 +83,21 @@ struct Game {
 fn main() {
     let mut pairs = false;
     let mut labels = None;
+    let mut moves = None;
     let mut paths = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--pairs" => pairs = true,
             "--labels" => labels = args.next(),
+            "--moves" => moves = args.next(),
             _ => paths.push(arg),
         }
     }
     if paths.is_empty() {
-        eprintln!("usage: fit-eval [--pairs] [--labels LABELS.tsv] GAMES.sgf ...");
+        eprintln!(
+            "usage: fit-eval [--pairs] [--labels LABELS.tsv | --moves LABELS.tsv] GAMES.sgf ..."
+        );
         std::process::exit(2);
     }
     let games: Vec<Game> = paths
@@ -100,6 +111,10 @@ fn main() {
         })
         .collect();
     let geometry = Geometry::new(15, 15, 5).expect("15 x 15, k = 5");
+    if let Some(path) = moves {
+        fit_to_moves(geometry, &games, &read(&path));
+        return;
+    }
     let samples = match &labels {
         None => from_results(geometry, &games, pairs),
         Some(path) => from_labels(geometry, &games, &read(path), pairs),
@@ -138,6 +153,22 @@ fn main() {
         .iter()
         .map(|w| (w / slope).round() as i64)
         .collect();
+    print_units(&units);
+    println!("  tempo: {}", (fit.bias / slope).round());
+    if pairs {
+        println!("  cells by pair class, side to move then opponent (classes 0 to 35):");
+        let width = PAIRS.len();
+        for side in 0..2 {
+            let mut row = vec![0; PAIRS.start];
+            row.extend(&units[FIRST_PAIR + side * width..FIRST_PAIR + (side + 1) * width]);
+            row.resize(36, 0);
+            println!("  {row:?}");
+        }
+    }
+}
+
+/// Prints fitted weights, in the engine's units, as `gomoku/eval.rs` writes them.
+fn print_units(units: &[i64]) {
     println!("in units of the engine's evaluation:");
     println!(
         "  windows of the side to move, 1 to 3 stones: {:?}",
@@ -160,17 +191,306 @@ fn main() {
             units[9 + i]
         );
     }
-    println!("  tempo: {}", (fit.bias / slope).round());
-    if pairs {
-        println!("  cells by pair class, side to move then opponent (classes 0 to 35):");
-        let width = PAIRS.len();
-        for side in 0..2 {
-            let mut row = vec![0; PAIRS.start];
-            row.extend(&units[FIRST_PAIR + side * width..FIRST_PAIR + (side + 1) * width]);
-            row.resize(36, 0);
-            println!("  {row:?}");
+}
+
+/// One position where the teacher chose a move: the terms of every candidate's position as the
+/// opponent sees it, the engine's evaluation of it (for the opponent), and which one the teacher
+/// chose.
+struct Choice {
+    game: usize,
+    children: Vec<Vec<f64>>,
+    evaluations: Vec<f64>,
+    chosen: usize,
+}
+
+/// Fits the evaluation's terms so that the teacher's move is the best-valued of a quiet
+/// position's candidates one ply down (a conditional logit over the candidates: the Bonanza
+/// method of computer shogi, with Rapfi's moves from `scripts/rapfi-label.py` as the teacher's).
+/// Candidates are the empty cells within two of a stone, but those that make a four (the search
+/// follows fours; their value is not the evaluation's); positions Rapfi already sees decided
+/// (beyond ±3,000) are left out. Prints three fits and their weights in the engine's units:
+/// to the moves alone, scaled as decisive as the engine's evaluation in the same fit; the same
+/// weights scaled as predictive of game results, unit for unit, as the engine's evaluation; and
+/// the joint fit to the moves and the results (see [`fit_moves`]).
+fn fit_to_moves(geometry: Geometry, games: &[Game], labels: &str) {
+    let mut choices = Vec::new();
+    for line in labels.lines() {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [game, ply, value, teacher, ..] = fields[..] else {
+            continue;
+        };
+        let (Ok(number), Ok(ply), Ok(value)) = (
+            game.parse::<usize>(),
+            ply.parse::<usize>(),
+            value.parse::<f64>(),
+        ) else {
+            continue;
+        };
+        let tb = teacher.as_bytes();
+        if value.abs() > 3000.0 || tb.len() != 2 {
+            continue;
+        }
+        let Some(game) = games.get(number).filter(|g| ply <= g.moves.len()) else {
+            continue;
+        };
+        let teacher = usize::from(tb[1] - b'a') * 15 + usize::from(tb[0] - b'a');
+        let mut cells: Vec<Option<Player>> = vec![None; geometry.cells()];
+        for (i, &(col, row)) in game.moves[..ply].iter().enumerate() {
+            cells[row * 15 + col] = Some(to_move(i));
+        }
+        let mover = to_move(ply);
+        let quiet = evaluation_features(geometry, &cells, mover).is_some_and(|f| f.quiet);
+        if !quiet || teacher >= cells.len() || cells[teacher].is_some() {
+            continue;
+        }
+        let near = |cells: &[Option<Player>], at: usize| {
+            let (r, c) = ((at / 15) as isize, (at % 15) as isize);
+            (-2..=2).any(|dr: isize| {
+                (-2..=2).any(|dc: isize| {
+                    let (rr, cc) = (r + dr, c + dc);
+                    (0..15).contains(&rr)
+                        && (0..15).contains(&cc)
+                        && cells[(rr * 15 + cc) as usize].is_some()
+                })
+            })
+        };
+        let mut choice = Choice {
+            game: number,
+            children: Vec::new(),
+            evaluations: Vec::new(),
+            chosen: usize::MAX,
+        };
+        let candidates: Vec<usize> = (0..cells.len())
+            .filter(|&at| cells[at].is_none() && near(&cells, at))
+            .collect();
+        for at in candidates {
+            cells[at] = Some(mover);
+            let f = evaluation_features(geometry, &cells, mover.opponent()).expect("15 x 15");
+            cells[at] = None;
+            // A four (or a five): the opponent's reply is forced, the search's business.
+            if f.threat_cells[1][7] > 0 {
+                continue;
+            }
+            if at == teacher {
+                choice.chosen = choice.children.len();
+            }
+            choice.children.push(terms(&f, false));
+            choice.evaluations.push(f64::from(f.evaluation));
+        }
+        if choice.chosen != usize::MAX && choice.children.len() > 1 {
+            choices.push(choice);
         }
     }
+    let held = choices.iter().filter(|c| held_out(c.game)).count();
+    println!(
+        "{} positions with the teacher's move ({} fitted, {held} held out), {:.1} candidates each",
+        choices.len(),
+        choices.len() - held,
+        choices.iter().map(|c| c.children.len()).sum::<usize>() as f64 / choices.len() as f64
+    );
+    // Values are for the mover: minus the terms of the opponent's position.
+    let engine: Vec<Vec<Vec<f64>>> = choices
+        .iter()
+        .map(|c| c.evaluations.iter().map(|&e| vec![-e]).collect())
+        .collect();
+    let slope = conditional_logit(&choices, &engine, "engine's evaluation")[0];
+    let terms: Vec<Vec<Vec<f64>>> = choices
+        .iter()
+        .map(|c| {
+            c.children
+                .iter()
+                .map(|t| t.iter().map(|x| -x).collect())
+                .collect()
+        })
+        .collect();
+    let weights = conditional_logit(&choices, &terms, "fitted terms");
+    let units: Vec<i64> = weights.iter().map(|w| (w / slope).round() as i64).collect();
+    println!("scaled by the engine's evaluation's slope in the same fit:");
+    print_units(&units);
+    // The scale that makes the fitted evaluation as predictive of game results, unit for unit,
+    // as the engine's: the slopes of both fitted to the results of the same quiet positions.
+    let samples = from_results(geometry, games, false);
+    let engine: Vec<Vec<f64>> = samples.iter().map(|s| vec![s.evaluation]).collect();
+    let engine = Fit::new(&samples, &engine);
+    engine.report("engine, results");
+    let raw: Vec<Vec<f64>> = samples
+        .iter()
+        .map(|s| vec![s.terms.iter().zip(&weights).map(|(t, w)| t * w).sum()])
+        .collect();
+    let fitted = Fit::new(&samples, &raw);
+    fitted.report("fitted, results");
+    let scale = fitted.weights[0] / engine.weights[0];
+    let units: Vec<i64> = weights.iter().map(|w| (w * scale).round() as i64).collect();
+    println!("scaled to the engine's slope on game results:");
+    print_units(&units);
+    println!("  tempo: {}", (fitted.bias / engine.weights[0]).round());
+    // Both at once: the sum of the two mean log losses, the results' fit setting the scale.
+    let (weights, bias) = fit_moves(&choices, &terms, &samples);
+    let joint: Vec<Vec<f64>> = samples
+        .iter()
+        .map(|s| vec![s.terms.iter().zip(&weights).map(|(t, w)| t * w).sum()])
+        .collect();
+    Fit::new(&samples, &joint).report("joint, results");
+    let scaled: Vec<f64> = weights.iter().map(|w| w / engine.weights[0]).collect();
+    let values: Vec<Vec<Vec<f64>>> = terms
+        .iter()
+        .map(|v| {
+            v.iter()
+                .map(|x| vec![x.iter().zip(&scaled).map(|(x, w)| x * w).sum()])
+                .collect()
+        })
+        .collect();
+    conditional_logit(&choices, &values, "joint, moves");
+    println!("joint fit, in the engine's units:");
+    print_units(&scaled.iter().map(|w| w.round() as i64).collect::<Vec<_>>());
+    println!("  tempo: {}", (bias / engine.weights[0]).round());
+}
+
+/// Fits a conditional logit of the teacher's choice on `values` (per choice, per candidate, the
+/// terms), alone (`samples` empty) or with a logistic regression of the game results on the
+/// samples' terms and a bias, the two mean log losses summed; Newton's method, damped, with a
+/// slight ridge on the terms scaled to unit root mean square (over the samples, or without
+/// them over the candidates). Returns the weights and the bias (0 without samples).
+fn fit_moves(choices: &[Choice], values: &[Vec<Vec<f64>>], samples: &[Sample]) -> (Vec<f64>, f64) {
+    let dims = values[0][0].len();
+    let total = dims + 1;
+    let squares: Vec<&[f64]> = if samples.is_empty() {
+        values.iter().flatten().map(Vec::as_slice).collect()
+    } else {
+        samples.iter().map(|s| s.terms.as_slice()).collect()
+    };
+    let scale: Vec<f64> = (0..dims)
+        .map(|j| {
+            let sq: f64 = squares.iter().map(|t| t[j] * t[j]).sum();
+            (sq / squares.len() as f64).sqrt().max(1e-9)
+        })
+        .collect();
+    let rows: Vec<(Vec<f64>, f64)> = samples
+        .iter()
+        .filter(|s| !held_out(s.game))
+        .map(|s| {
+            let x = (0..dims).map(|j| s.terms[j] / scale[j]).chain([1.0]);
+            (x.collect(), s.label)
+        })
+        .collect();
+    let sets: Vec<(&Choice, Vec<Vec<f64>>)> = choices
+        .iter()
+        .zip(values)
+        .filter(|(c, _)| !held_out(c.game))
+        .map(|(c, v)| {
+            let v = v
+                .iter()
+                .map(|x| (0..dims).map(|j| x[j] / scale[j]).collect())
+                .collect();
+            (c, v)
+        })
+        .collect();
+    let (nr, nc) = (rows.len().max(1) as f64, sets.len() as f64);
+    let objective = |w: &[f64]| {
+        let results: f64 = rows
+            .iter()
+            .map(|(x, l)| log_loss(sigmoid(dot(w, x)), *l))
+            .sum::<f64>()
+            / nr;
+        let moves: f64 = sets
+            .iter()
+            .map(|(c, v)| -softmax(w, v)[c.chosen].max(1e-300).ln())
+            .sum::<f64>()
+            / nc;
+        results + moves + RIDGE / 2.0 * w.iter().map(|w| w * w).sum::<f64>()
+    };
+    let mut w = vec![0.0; total];
+    for _ in 0..20 {
+        let mut g = vec![0.0; total];
+        let mut h = vec![vec![0.0; total]; total];
+        for (x, l) in &rows {
+            let p = sigmoid(dot(&w, x));
+            for a in 0..total {
+                g[a] += (p - l) * x[a] / nr;
+                for b in a..total {
+                    h[a][b] += p * (1.0 - p) * x[a] * x[b] / nr;
+                }
+            }
+        }
+        for (c, v) in &sets {
+            let p = softmax(&w, v);
+            let mean: Vec<f64> = (0..dims)
+                .map(|a| v.iter().zip(&p).map(|(x, p)| p * x[a]).sum())
+                .collect();
+            for a in 0..dims {
+                g[a] += (mean[a] - v[c.chosen][a]) / nc;
+            }
+            for (x, p) in v.iter().zip(&p) {
+                for a in 0..dims {
+                    for b in a..dims {
+                        h[a][b] += p * (x[a] - mean[a]) * (x[b] - mean[b]) / nc;
+                    }
+                }
+            }
+        }
+        mirror(&mut h);
+        for a in 0..total {
+            // Without samples the bias is not fitted: its row is the ridge alone, and it stays 0.
+            g[a] += RIDGE * w[a];
+            h[a][a] += RIDGE;
+        }
+        let step = solve(h, g);
+        let before = objective(&w);
+        let mut size = 1.0;
+        while size > 1e-3 {
+            let trial: Vec<f64> = w.iter().zip(&step).map(|(w, s)| w - size * s).collect();
+            if objective(&trial) <= before {
+                w = trial;
+                break;
+            }
+            size /= 2.0;
+        }
+    }
+    let weights = (0..dims).map(|j| w[j] / scale[j]).collect();
+    (weights, w[dims])
+}
+
+/// Fits the teacher's choices on `values` alone (see [`fit_moves`]), prints the log loss and
+/// how often the best-valued candidate is the teacher's, fitted and held out, and returns the
+/// weights.
+fn conditional_logit(choices: &[Choice], values: &[Vec<Vec<f64>>], name: &str) -> Vec<f64> {
+    let (weights, _) = fit_moves(choices, values, &[]);
+    for held in [false, true] {
+        let (mut loss, mut top, mut n) = (0.0, 0.0, 0.0);
+        for (c, v) in choices.iter().zip(values) {
+            if held_out(c.game) != held {
+                continue;
+            }
+            let p = softmax(&weights, v);
+            loss -= p[c.chosen].max(1e-12).ln();
+            let best = (0..p.len())
+                .max_by(|&a, &b| p[a].total_cmp(&p[b]))
+                .unwrap_or(0);
+            top += f64::from(u8::from(best == c.chosen));
+            n += 1.0;
+        }
+        println!(
+            "{:<20} {}: log loss {:.4}, teacher's move best-valued {:.1} %",
+            format!("{name}:"),
+            if held { "held out" } else { "fitted  " },
+            loss / n,
+            100.0 * top / n
+        );
+    }
+    weights
+}
+
+fn dot(w: &[f64], x: &[f64]) -> f64 {
+    w.iter().zip(x).map(|(w, x)| w * x).sum()
+}
+
+/// The probabilities of the candidates `values` under the weights `w`.
+fn softmax(w: &[f64], values: &[Vec<f64>]) -> Vec<f64> {
+    let z: Vec<f64> = values.iter().map(|x| dot(w, x)).collect();
+    let top = z.iter().copied().fold(f64::MIN, f64::max);
+    let e: Vec<f64> = z.iter().map(|z| (z - top).exp()).collect();
+    let sum: f64 = e.iter().sum();
+    e.into_iter().map(|e| e / sum).collect()
 }
 
 fn read(path: &str) -> String {
@@ -373,13 +693,7 @@ impl<'a> Fit<'a> {
                     }
                 }
             }
-            // Only the upper triangle was summed; mirror it.
-            for a in 1..dims {
-                let (upper, lower) = hessian.split_at_mut(a);
-                for (b, row) in upper.iter().enumerate() {
-                    lower[0][b] = row[a];
-                }
-            }
+            mirror(&mut hessian);
             for a in 0..dims {
                 gradient[a] = gradient[a] / n + RIDGE * w[a];
                 hessian[a].iter_mut().for_each(|h| *h /= n);
@@ -418,6 +732,16 @@ impl<'a> Fit<'a> {
             self.loss(true),
             self.loss(false)
         );
+    }
+}
+
+/// Fills the lower triangle of a symmetric matrix of which only the upper one was summed.
+fn mirror(m: &mut [Vec<f64>]) {
+    for a in 1..m.len() {
+        let (upper, lower) = m.split_at_mut(a);
+        for (b, row) in upper.iter().enumerate() {
+            lower[0][b] = row[a];
+        }
     }
 }
 

@@ -13,7 +13,11 @@ position, tab-separated:
 `value` is Rapfi's `Eval` for the side to move (forced wins as +-(30000 - plies)) and `move` its
 move (SGF letters; `None` when it did not answer). Positions Rapfi gives no value are left out.
 Given 50 ms, Rapfi answers in about 16 ms a position; in about one position in 10,000 it never
-answers, or stops, and is restarted.
+answers, or stops, and is restarted. `scripts/data/labels-rapfi.tsv` is one position in four of
+`scripts/data/games-unique.sgf` (its moves were not kept); `scripts/data/labels-rapfi-moves.tsv`
+is every position (EVERY 1) of games 0-159 and 1484-1709 of it: two runs side by side on the
+file's two halves (games 0-1483 and 1484-2968, the second run's game numbers then raised by
+1484), stopped after 20 minutes.
 
     RAPFI_DIR   the folder of pbrain-rapfi (default /tmp/gomoku-anchors/rapfi)
     usage: scripts/rapfi-label.py GAMES.sgf [MS, default 50] [EVERY, default 4] > labels.tsv
