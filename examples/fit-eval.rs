@@ -215,45 +215,20 @@ struct Choice {
 fn fit_to_moves(geometry: Geometry, games: &[Game], labels: &str) {
     let mut choices = Vec::new();
     for line in labels.lines() {
-        let fields: Vec<&str> = line.split('\t').collect();
-        let [game, ply, value, teacher, ..] = fields[..] else {
+        let Some((number, game, ply, value, teacher)) = label(games, line) else {
             continue;
         };
-        let (Ok(number), Ok(ply), Ok(value)) = (
-            game.parse::<usize>(),
-            ply.parse::<usize>(),
-            value.parse::<f64>(),
-        ) else {
-            continue;
-        };
-        let tb = teacher.as_bytes();
+        let tb = teacher.unwrap_or_default().as_bytes();
         if value.abs() > 3000.0 || tb.len() != 2 {
             continue;
         }
-        let Some(game) = games.get(number).filter(|g| ply <= g.moves.len()) else {
-            continue;
-        };
-        let teacher = usize::from(tb[1] - b'a') * 15 + usize::from(tb[0] - b'a');
-        let mut cells: Vec<Option<Player>> = vec![None; geometry.cells()];
-        for (i, &(col, row)) in game.moves[..ply].iter().enumerate() {
-            cells[row * 15 + col] = Some(to_move(i));
-        }
+        let teacher = usize::from(tb[1] - b'a') * geometry.cols() + usize::from(tb[0] - b'a');
+        let mut cells = cells_after(geometry, &game.moves[..ply]);
         let mover = to_move(ply);
         let quiet = evaluation_features(geometry, &cells, mover).is_some_and(|f| f.quiet);
         if !quiet || teacher >= cells.len() || cells[teacher].is_some() {
             continue;
         }
-        let near = |cells: &[Option<Player>], at: usize| {
-            let (r, c) = ((at / 15) as isize, (at % 15) as isize);
-            (-2..=2).any(|dr: isize| {
-                (-2..=2).any(|dc: isize| {
-                    let (rr, cc) = (r + dr, c + dc);
-                    (0..15).contains(&rr)
-                        && (0..15).contains(&cc)
-                        && cells[(rr * 15 + cc) as usize].is_some()
-                })
-            })
-        };
         let mut choice = Choice {
             game: number,
             children: Vec::new(),
@@ -261,7 +236,7 @@ fn fit_to_moves(geometry: Geometry, games: &[Game], labels: &str) {
             chosen: usize::MAX,
         };
         let candidates: Vec<usize> = (0..cells.len())
-            .filter(|&at| cells[at].is_none() && near(&cells, at))
+            .filter(|&at| cells[at].is_none() && near_stone(geometry, &cells, at))
             .collect();
         for at in candidates {
             cells[at] = Some(mover);
@@ -315,7 +290,7 @@ fn fit_to_moves(geometry: Geometry, games: &[Game], labels: &str) {
     engine.report("engine, results");
     let raw: Vec<Vec<f64>> = samples
         .iter()
-        .map(|s| vec![s.terms.iter().zip(&weights).map(|(t, w)| t * w).sum()])
+        .map(|s| vec![dot(&weights, &s.terms)])
         .collect();
     let fitted = Fit::new(&samples, &raw);
     fitted.report("fitted, results");
@@ -328,17 +303,13 @@ fn fit_to_moves(geometry: Geometry, games: &[Game], labels: &str) {
     let (weights, bias) = fit_moves(&choices, &terms, &samples);
     let joint: Vec<Vec<f64>> = samples
         .iter()
-        .map(|s| vec![s.terms.iter().zip(&weights).map(|(t, w)| t * w).sum()])
+        .map(|s| vec![dot(&weights, &s.terms)])
         .collect();
     Fit::new(&samples, &joint).report("joint, results");
     let scaled: Vec<f64> = weights.iter().map(|w| w / engine.weights[0]).collect();
     let values: Vec<Vec<Vec<f64>>> = terms
         .iter()
-        .map(|v| {
-            v.iter()
-                .map(|x| vec![x.iter().zip(&scaled).map(|(x, w)| x * w).sum()])
-                .collect()
-        })
+        .map(|v| v.iter().map(|x| vec![dot(&scaled, x)]).collect())
         .collect();
     conditional_logit(&choices, &values, "joint, moves");
     println!("joint fit, in the engine's units:");
@@ -533,6 +504,50 @@ fn to_move(ply: usize) -> Player {
     }
 }
 
+/// One line of a labels file (`scripts/rapfi-label.py`): the game's number and the game, the ply,
+/// Rapfi's value and its move if the line has one; `None` for a line that does not parse. Exits
+/// when the games have no such game or it is shorter than the ply.
+fn label<'g>(
+    games: &'g [Game],
+    line: &'g str,
+) -> Option<(usize, &'g Game, usize, f64, Option<&'g str>)> {
+    let fields: Vec<&str> = line.split('\t').collect();
+    let [game, ply, value, ..] = fields[..] else {
+        return None;
+    };
+    let (Ok(number), Ok(ply), Ok(value)) = (game.parse(), ply.parse(), value.parse::<f64>()) else {
+        return None;
+    };
+    let Some(game) = games.get::<usize>(number).filter(|g| ply <= g.moves.len()) else {
+        eprintln!("fit-eval: no game {number} with {ply} moves for the label «{line}»");
+        std::process::exit(1)
+    };
+    Some((number, game, ply, value, fields.get(3).copied()))
+}
+
+/// The cells after `moves` (column, row; black first).
+fn cells_after(geometry: Geometry, moves: &[(usize, usize)]) -> Vec<Option<Player>> {
+    let mut cells = vec![None; geometry.cells()];
+    for (ply, &(col, row)) in moves.iter().enumerate() {
+        cells[row * geometry.cols() + col] = Some(to_move(ply));
+    }
+    cells
+}
+
+/// Whether a stone stands within two cells of `at` (a candidate move, as the search has them).
+fn near_stone(geometry: Geometry, cells: &[Option<Player>], at: usize) -> bool {
+    let (rows, cols) = (geometry.rows() as isize, geometry.cols() as isize);
+    let (r, c) = ((at as isize) / cols, (at as isize) % cols);
+    (-2..=2).any(|dr| {
+        (-2..=2).any(|dc| {
+            let (rr, cc) = (r + dr, c + dc);
+            (0..rows).contains(&rr)
+                && (0..cols).contains(&cc)
+                && cells[(rr * cols + cc) as usize].is_some()
+        })
+    })
+}
+
 /// A sample of the position after the first `ply` moves of `game`, if it is quiet.
 fn sample(
     geometry: Geometry,
@@ -541,10 +556,7 @@ fn sample(
     label_for_black: f64,
     pairs: bool,
 ) -> Option<Sample> {
-    let mut cells: Vec<Option<Player>> = vec![None; geometry.cells()];
-    for (ply, &(col, row)) in moves.iter().enumerate() {
-        cells[row * geometry.cols() + col] = Some(to_move(ply));
-    }
+    let cells = cells_after(geometry, moves);
     let player = to_move(moves.len());
     let f = evaluation_features(geometry, &cells, player).filter(|f| f.quiet)?;
     Some(Sample {
@@ -581,18 +593,9 @@ fn from_labels(geometry: Geometry, games: &[Game], labels: &str, pairs: bool) ->
     let mut by_result = Vec::new();
     let (mut loss, mut count) = (0.0, 0.0);
     for line in labels.lines() {
-        let fields: Vec<&str> = line.split('\t').collect();
-        // Game, ply, value, and any further fields (Rapfi's move), unused here.
-        let [game, ply, value, ..] = fields[..] else {
+        // Rapfi's move, if the line has it, is unused here.
+        let Some((number, game, ply, value, _)) = label(games, line) else {
             continue;
-        };
-        let (Ok(number), Ok(ply), Ok(value)) = (game.parse(), ply.parse(), value.parse::<f64>())
-        else {
-            continue;
-        };
-        let Some(game) = games.get::<usize>(number).filter(|g| ply <= g.moves.len()) else {
-            eprintln!("fit-eval: no game {number} with {ply} moves for the label «{line}»");
-            std::process::exit(1)
         };
         let probability = sigmoid(value / LABEL_SCALE);
         let for_black = if to_move(ply) == Player::X {
