@@ -3,7 +3,9 @@
 folder's score by our colour, all of them pooled (score and Elo with the 95 % error, computed as
 match.sh computes one match's), and with `--against BASE`, each folder game by game against BASE
 (the same openings in the same order): the games it won that BASE lost, and those it lost that
-BASE won (half a point for a draw). BENCHMARKS-search.md, "Six more search changes".
+BASE won (half a point for a draw). Each folder's line also counts its openings (the two games
+of one opening, one with each colour, as match.sh plays them) that we won with both colours and
+lost with both. BENCHMARKS-search.md, "Six more search changes" and "Rapfi's pruning ideas".
 
     usage: scripts/compare-matches.py [--against BASE_DIR] DIR [DIR ...]
 
@@ -35,7 +37,13 @@ for folder in args:
     games = scores(folder)
     pooled += [s for s, _ in games]
     by_colour = {c: sum(s for s, b in games if b == (c == "black")) for c in ("black", "white")}
-    line = f"{folder}: {sum(s for s, _ in games)} / {len(games)}; as black {by_colour['black']}, as white {by_colour['white']}"
+    openings = list(zip(games[0::2], games[1::2]))
+    both_won = sum(1 for a, b in openings if a[0] == b[0] == 1.0)
+    both_lost = sum(1 for a, b in openings if a[0] == b[0] == 0.0)
+    line = (
+        f"{folder}: {sum(s for s, _ in games)} / {len(games)}; as black {by_colour['black']}, "
+        f"as white {by_colour['white']}; openings won twice {both_won}, lost twice {both_lost}"
+    )
     if base is not None:
         pairs = list(zip(base, games))
         won = sum(max(0.0, g[0] - b[0]) for b, g in pairs)
