@@ -5,7 +5,11 @@
 //!   stop it or counter with a four: the cells where the opponent makes a four or better, and the
 //!   mover's own fours. Any other move lets the opponent make an open four and win.
 //! - Against a win by continuous fours the opponent would have if the mover passed, the cells of
-//!   that line and the mover's own fours (the usual defences; the search then checks each).
+//!   that line, the mover's own fours, and its counters: the cells where it makes a three in
+//!   line with one of its forced replies, which that reply then turns into a four of its own
+//!   (the search then checks each). Without the counters the search missed defences such as
+//!   making an open three whose four cell is the block the opponent's sequence forces, and
+//!   called positions won that were lost (BENCHMARKS-search.md, "Counters to a VCF").
 //! - Otherwise the empty cells within two of a stone, best first by their value to the mover
 //!   (attack) and to the opponent (defence), of which only the best few are kept (the limit is the
 //!   caller's).
@@ -16,6 +20,9 @@ use super::eval::Weights;
 /// Bonus in ordering for the table's move and for killer moves.
 const TABLE_MOVE_BONUS: i32 = 1 << 28;
 const KILLER_BONUS: i32 = 1 << 20;
+/// Farthest a counter (see [`generate`]) lies from the reply it turns into a four: the span of
+/// a line of five.
+const COUNTER_REACH: usize = 4;
 
 /// What the side to move faces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -97,6 +104,19 @@ pub fn generate(
                 }
                 for at in board.fours(side) {
                     if !moves.iter().any(|&(_, m)| m == at) {
+                        moves.push((score(at), at));
+                    }
+                }
+                // Counters: a three of the mover's that lines up with one of its forced replies
+                // in the line, which that reply would then turn into a four (or better) and
+                // break the sequence.
+                let replies = || line.iter().skip(1).step_by(2);
+                for at in board.playable().iter().map(|&a| a as usize) {
+                    if board.is_candidate(at)
+                        && board.threat(at, side) >= Threat::Three
+                        && replies().any(|&reply| board.on_star(at, reply, COUNTER_REACH))
+                        && !moves.iter().any(|&(_, m)| m == at)
+                    {
                         moves.push((score(at), at));
                     }
                 }
