@@ -152,3 +152,89 @@ pub fn generate(
 pub fn is_quiet(board: &Board, at: usize, side: usize) -> bool {
     board.threat(at, side) < Threat::Four && board.threat(at, 1 - side) < Threat::Four
 }
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::super::board::index;
+    use super::super::eval::WEIGHTS;
+    use super::super::threats::Vcf;
+    use super::*;
+    use crate::engine::{Geometry, Player};
+
+    /// A position from a match against AIWine (held-out openings 125–129, game 80, before the
+    /// 23rd move), `X` to move. `O` threatens a VCF: g7 (a four along row 7 and a split three on
+    /// the diagonal d10–g7), the block h7, then e9 or f8 (an open four). `X`'s defence is e9, off
+    /// that line: it makes an open three on the diagonal f8–d10 whose four cell is h7, so the
+    /// block the VCF forces becomes a four of `X`'s. The release searched only the line and
+    /// `X`'s fours here, and called `O`'s move before it a win.
+    pub(crate) fn counter_position() -> Board {
+        let rows = [
+            "...............",
+            "...............",
+            "...............",
+            "...............",
+            "...............",
+            "..X.....X......",
+            "...OO..O.......",
+            "....OXO........",
+            ".....OX........",
+            "..OXOOOX.......",
+            "...XX.OX.X.....",
+            "......X........",
+            "...............",
+            "...............",
+            "...............",
+        ];
+        let cells: Vec<Option<Player>> = rows
+            .iter()
+            .flat_map(|row| row.chars())
+            .map(|c| match c {
+                'X' => Some(Player::X),
+                'O' => Some(Player::O),
+                _ => None,
+            })
+            .collect();
+        Board::new(Geometry::new(15, 15, 5).unwrap(), &cells, &WEIGHTS)
+    }
+
+    #[test]
+    fn against_a_vcf_the_counters_are_tried_with_the_line() {
+        let mut board = counter_position();
+        let (x, o) = (index(Player::X), index(Player::O));
+        let line = Vcf::new(1 << 12)
+            .find(&mut board, o, 12)
+            .expect("O has a VCF");
+        let counter = board.padded(8 * 15 + 4);
+        assert!(!line.contains(&counter), "the counter is off the line");
+        assert_eq!(board.threat(counter, x), Threat::OpenThree);
+        let history = vec![[0; 2]; 23 * 23];
+        let hints = Hints {
+            defence: Some(&line),
+            limit: Some(16),
+            table_move: None,
+            killers: [u16::MAX; 2],
+            history: &history,
+        };
+        let mut moves = Vec::new();
+        generate(&board, x, Pressure::None, &WEIGHTS, &hints, &mut moves);
+        let cells: Vec<usize> = moves.iter().map(|&(_, at)| at).collect();
+        assert!(cells.contains(&counter), "{cells:?}");
+        // Every cell of the line still comes first in line; a counter is a three in reach of
+        // one of X's forced replies.
+        for at in line.iter().filter(|&&at| board.is_empty(at)) {
+            assert!(cells.contains(at));
+        }
+        for &at in cells.iter().filter(|at| !line.contains(at)) {
+            let four = board.threat(at, x).is_four();
+            let reach = line
+                .iter()
+                .skip(1)
+                .step_by(2)
+                .any(|&reply| board.on_star(at, reply, COUNTER_REACH));
+            assert!(
+                four || (board.threat(at, x) >= Threat::Three && reach),
+                "{at}"
+            );
+        }
+    }
+}

@@ -433,6 +433,18 @@ mod tests {
     }
 
     #[test]
+    fn a_counter_to_the_opponents_vcf_is_found() {
+        // O threatens a VCF; X's only defence is a counter off its line (see the position).
+        // Searched a few plies with the line as its hints, X must not lose by force: without
+        // the counters it did, and the search one ply up called O's move a win.
+        let board = super::super::moves::tests::counter_position();
+        let table = Table::acquire();
+        let mut searcher = Searcher::new(board, Budget::new(None, None), &WEIGHTS, &table);
+        let score = searcher.negamax(4, 1, -INFINITY, INFINITY, 0);
+        assert!(score > -MATE_BOUND, "{score}");
+    }
+
+    #[test]
     fn pruning_spares_fours_and_the_blocks_of_fours_only() {
         // Black (X) h8 i8 j8: g8 or k8 makes black an open four, and white must take one of them.
         let mut cells = vec![None; 225];
