@@ -260,6 +260,16 @@ impl Board {
         dr.max(dc) <= reach && (dr == 0 || dc == 0 || dr == dc)
     }
 
+    /// The cells in line with `at` (padded) and at most `k - 1` apart, that is within one line
+    /// of `k` of it, `at` excluded: padding cells among them, never empty, but no index off
+    /// the array (the padding is `k - 1` wide).
+    pub fn within_a_line(&self, at: usize) -> impl Iterator<Item = usize> + '_ {
+        let (at, reach) = (at as isize, self.pad as isize);
+        steps(self.stride).into_iter().flat_map(move |step| {
+            (1..=reach).flat_map(move |d| [at - d * step, at + d * step].map(|a| a as usize))
+        })
+    }
+
     /// The playable cells (padded indices).
     pub fn playable(&self) -> &[u16] {
         &self.playable

@@ -20,9 +20,6 @@ use super::eval::Weights;
 /// Bonus in ordering for the table's move and for killer moves.
 const TABLE_MOVE_BONUS: i32 = 1 << 28;
 const KILLER_BONUS: i32 = 1 << 20;
-/// Farthest a counter (see [`generate`]) lies from the reply it turns into a four: the span of
-/// a line of five.
-const COUNTER_REACH: usize = 4;
 
 /// What the side to move faces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,14 +107,14 @@ pub fn generate(
                 // Counters: a three of the mover's that lines up with one of its forced replies
                 // in the line, which that reply would then turn into a four (or better) and
                 // break the sequence.
-                let replies = || line.iter().skip(1).step_by(2);
-                for at in board.playable().iter().map(|&a| a as usize) {
-                    if board.is_candidate(at)
-                        && board.threat(at, side) >= Threat::Three
-                        && replies().any(|&reply| board.on_star(at, reply, COUNTER_REACH))
-                        && !moves.iter().any(|&(_, m)| m == at)
-                    {
-                        moves.push((score(at), at));
+                for &reply in line.iter().skip(1).step_by(2) {
+                    for at in board.within_a_line(reply) {
+                        if board.is_empty(at)
+                            && board.threat(at, side) >= Threat::Three
+                            && !moves.iter().any(|&(_, m)| m == at)
+                        {
+                            moves.push((score(at), at));
+                        }
                     }
                 }
             }
@@ -219,8 +216,8 @@ pub(crate) mod tests {
         generate(&board, x, Pressure::None, &WEIGHTS, &hints, &mut moves);
         let cells: Vec<usize> = moves.iter().map(|&(_, at)| at).collect();
         assert!(cells.contains(&counter), "{cells:?}");
-        // Every cell of the line still comes first in line; a counter is a three in reach of
-        // one of X's forced replies.
+        // Every empty cell of the line is still there; anything else is a four of X's or a
+        // three within a line of five of one of X's forced replies.
         for at in line.iter().filter(|&&at| board.is_empty(at)) {
             assert!(cells.contains(at));
         }
@@ -230,7 +227,7 @@ pub(crate) mod tests {
                 .iter()
                 .skip(1)
                 .step_by(2)
-                .any(|&reply| board.on_star(at, reply, COUNTER_REACH));
+                .any(|&reply| board.on_star(at, reply, 4));
             assert!(
                 four || (board.threat(at, x) >= Threat::Three && reach),
                 "{at}"
