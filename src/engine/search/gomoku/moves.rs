@@ -156,42 +156,19 @@ pub(crate) mod tests {
     use super::super::eval::WEIGHTS;
     use super::super::threats::Vcf;
     use super::*;
-    use crate::engine::{Geometry, Player};
+    use crate::engine::Player;
 
-    /// A position from a match against AIWine (held-out openings 125–129, game 80, before the
-    /// 23rd move), `X` to move. `O` threatens a VCF: g7 (a four along row 7 and a split three on
-    /// the diagonal d10–g7), the block h7, then e9 or f8 (an open four). `X`'s defence is e9, off
-    /// that line: it makes an open three on the diagonal f8–d10 whose four cell is h7, so the
-    /// block the VCF forces becomes a four of `X`'s. The release searched only the line and
-    /// `X`'s fours here, and called `O`'s move before it a win.
+    /// A game against AIWine (held-out openings 125–129, game 80; we were white) before its
+    /// 23rd move, black (`X`) to move. White threatens a VCF: f7 (a four along row 7 and a
+    /// split three on the diagonal c10–f7), the block g7, then d9 (an open four). Black's
+    /// defence is e9, off that line: it makes an open three f8–d10 whose four cell is g7, so
+    /// the block the VCF forces becomes a four of black's. The release searched only the line
+    /// and black's fours here, and called white's e7 before it a win.
+    const COUNTER_GAME: &str = "ek gj jk eh hk gk gl gh fh fi gi ej dk fj hj dg cf hg if cj dj eg";
+
+    /// The position of [`COUNTER_GAME`].
     pub(crate) fn counter_position() -> Board {
-        let rows = [
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            "..X.....X......",
-            "...OO..O.......",
-            "....OXO........",
-            ".....OX........",
-            "..OXOOOX.......",
-            "...XX.OX.X.....",
-            "......X........",
-            "...............",
-            "...............",
-            "...............",
-        ];
-        let cells: Vec<Option<Player>> = rows
-            .iter()
-            .flat_map(|row| row.chars())
-            .map(|c| match c {
-                'X' => Some(Player::X),
-                'O' => Some(Player::O),
-                _ => None,
-            })
-            .collect();
-        Board::new(Geometry::new(15, 15, 5).unwrap(), &cells, &WEIGHTS)
+        super::super::threats::tests::board_after(COUNTER_GAME).0
     }
 
     #[test]

@@ -379,13 +379,13 @@ impl Vct {
 const VCF_MAX_FOURS_IN_VCT: u32 = 10;
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::super::eval::WEIGHTS;
     use super::*;
     use crate::engine::{Geometry, Player};
 
     /// The 15 x 15 board after `moves` (column letter, row letter, as in SGF; black first).
-    fn board_after(moves: &str) -> (Board, usize) {
+    pub(crate) fn board_after(moves: &str) -> (Board, usize) {
         let geometry = Geometry::new(15, 15, 5).unwrap();
         let mut cells: Vec<Option<Player>> = vec![None; 225];
         let moves: Vec<&str> = moves.split_whitespace().collect();
