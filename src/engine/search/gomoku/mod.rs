@@ -19,8 +19,8 @@
 //!
 //! **Honesty.** A win by continuous fours found at the root is proven (every defender reply in it
 //! is forced) and reported exactly, with its plies. Everything else is an estimate: the search
-//! skips moves (only the best quiet moves, only the standard defences), so even a win or loss it
-//! finds is reported as an estimate, above (or below) every evaluation.
+//! skips moves (only the best quiet moves, only the standard defences and their counters), so
+//! even a win or loss it finds is reported as an estimate, above (or below) every evaluation.
 
 mod board;
 mod budget;
