@@ -43,6 +43,8 @@ fn main() -> ExitCode {
 async fn serve(config: &Config) -> ExitCode {
     telemetry::init(config.log_format);
     let state = AppState::new(config.settings());
+    // Before the listener exists: no request can be answered before SIGTERM is handled.
+    let signalled = server::shutdown_signal();
     let address = config.bind_address();
     let listener = match tokio::net::TcpListener::bind(&address).await {
         Ok(listener) => listener,
@@ -61,7 +63,7 @@ async fn serve(config: &Config) -> ExitCode {
     });
     let draining = state.clone();
     let shutdown = async move {
-        server::shutdown_signal().await;
+        signalled.await;
         draining.mark_draining();
     };
     match server::serve(listener, app(state), shutdown, config.serve_options()).await {

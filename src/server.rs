@@ -241,26 +241,45 @@ async fn drain_accept_queue(listener: &TcpListener, connections: &Connections) -
     }
 }
 
-/// Completes on Ctrl-C or SIGTERM.
-pub async fn shutdown_signal() {
-    let ctrl_c = async {
-        if tokio::signal::ctrl_c().await.is_err() {
+/// Registers for Ctrl-C and SIGTERM now and returns a future that completes on either.
+///
+/// The handlers are installed by this call, not on the future's first poll: a caller that calls
+/// it before binding its listener can never be killed by a SIGTERM's default action once it
+/// answers a request (CI once sent SIGTERM in the gap between an answered readiness probe and
+/// the accept loop's first poll of a lazily registered handler). Must be called within a tokio
+/// runtime. A handler that cannot be installed is logged and that signal is left to its default.
+pub fn shutdown_signal() -> impl Future<Output = ()> + Send + 'static {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let register = |kind: SignalKind, name: &'static str| {
+            signal(kind)
+                .inspect_err(|error| tracing::warn!(%error, name, "cannot handle the signal"))
+                .ok()
+        };
+        let interrupt = register(SignalKind::interrupt(), "SIGINT");
+        let terminate = register(SignalKind::terminate(), "SIGTERM");
+        async move {
+            let received = |signal: Option<tokio::signal::unix::Signal>| async move {
+                match signal {
+                    Some(mut signal) => {
+                        signal.recv().await;
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            };
+            tokio::select! {
+                () = received(interrupt) => tracing::info!("Ctrl-C received"),
+                () = received(terminate) => tracing::info!("SIGTERM received"),
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    async {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            tracing::info!("Ctrl-C received");
+        } else {
             std::future::pending::<()>().await;
         }
-    };
-    #[cfg(unix)]
-    let terminate = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut signal) => {
-                signal.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let terminate = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => tracing::info!("Ctrl-C received"),
-        () = terminate => tracing::info!("SIGTERM received"),
     }
 }

@@ -28,8 +28,16 @@ struct Server {
 }
 
 impl Server {
-    /// Starts the binary with HOST and PORT from the environment (not flags), as in a container.
+    /// Starts the binary with HOST and PORT from the environment (not flags), as in a container,
+    /// and waits until it is ready.
     fn start(host: &str) -> Self {
+        let mut server = Self::spawn(host);
+        server.wait_until_ready();
+        server
+    }
+
+    /// Starts the binary as `start` does without waiting for anything.
+    fn spawn(host: &str) -> Self {
         let port = free_port();
         let child = Command::new(BINARY)
             .env_clear()
@@ -42,9 +50,7 @@ impl Server {
             .stderr(Stdio::null())
             .spawn()
             .expect("the binary starts");
-        let mut server = Self { child, port };
-        server.wait_until_ready();
-        server
+        Self { child, port }
     }
 
     fn address(&self) -> SocketAddr {
@@ -239,6 +245,22 @@ fn sigterm_finishes_the_request_in_flight_then_exits_zero() {
 #[test]
 fn sigterm_on_an_idle_server_exits_zero() {
     let mut server = Server::start("127.0.0.1");
+    server.terminate();
+    let status = server.wait_for_exit(Duration::from_secs(60));
+    assert!(status.success(), "exit status after SIGTERM: {status}");
+}
+
+/// The moment its port takes connections (while the 3 x 3 table may still be building), the
+/// server handles SIGTERM: a probe that got through is never followed by a default-action kill.
+#[test]
+fn sigterm_as_soon_as_the_port_takes_connections_exits_zero() {
+    let mut server = Server::spawn("127.0.0.1");
+    while TcpStream::connect_timeout(&server.address(), Duration::from_secs(1)).is_err() {
+        if let Some(status) = server.child.try_wait().expect("the child can be polled") {
+            panic!("the server exited before it listened: {status}");
+        }
+        thread::sleep(Duration::from_millis(1));
+    }
     server.terminate();
     let status = server.wait_for_exit(Duration::from_secs(60));
     assert!(status.success(), "exit status after SIGTERM: {status}");
