@@ -16,6 +16,7 @@
 
 use super::board::{Board, Threat};
 use super::eval::Weights;
+use super::threats::forced_replies;
 
 /// Bonus in ordering for the table's move and for killer moves.
 const TABLE_MOVE_BONUS: i32 = 1 << 28;
@@ -107,7 +108,7 @@ pub fn generate(
                 // Counters: a three of the mover's that lines up with one of its forced replies
                 // in the line, which that reply would then turn into a four (or better) and
                 // break the sequence.
-                for &reply in line.iter().skip(1).step_by(2) {
+                for reply in forced_replies(line) {
                     for at in board.within_a_line(reply) {
                         if board.is_empty(at)
                             && board.threat(at, side) >= Threat::Three
@@ -200,11 +201,7 @@ pub(crate) mod tests {
         }
         for &at in cells.iter().filter(|at| !line.contains(at)) {
             let four = board.threat(at, x).is_four();
-            let reach = line
-                .iter()
-                .skip(1)
-                .step_by(2)
-                .any(|&reply| board.on_star(at, reply, 4));
+            let reach = forced_replies(&line).any(|reply| board.on_star(at, reply, 4));
             assert!(
                 four || (board.threat(at, x) >= Threat::Three && reach),
                 "{at}"

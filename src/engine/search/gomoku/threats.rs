@@ -38,6 +38,12 @@ pub struct Vcf {
     buffers: Vec<Vec<(i32, usize)>>,
 }
 
+/// The defender's forced replies in a line [`Vcf::find`] returned: every second cell from the
+/// second (the line alternates attacker, defender, ..., and ends on the attacker's five).
+pub fn forced_replies(line: &[usize]) -> impl Iterator<Item = usize> + '_ {
+    line.iter().skip(1).step_by(2).copied()
+}
+
 impl Vcf {
     /// A search that gives up after `budget` nodes per call.
     pub fn new(budget: u64) -> Self {
