@@ -2,7 +2,7 @@
 //! iterative deepening over the candidate moves until the work budget or the deadline stops it,
 //! and every legal move gets a value for the [`Analysis`].
 
-use super::board::{Board, index};
+use super::board::{Board, Threat, index};
 use super::budget::Budget;
 use super::eval::WEIGHTS;
 use super::negamax::{EVAL_MAX, INFINITY, MATE_BOUND, MAX_PLY, Searcher, WIN};
@@ -354,13 +354,16 @@ fn set_aside_losing(
         .map(|&at| (-(board.value(at, side) + board.value(at, other)), at))
         .collect();
     order.sort_unstable();
+    // Past the moves wanted, only the mover's own threats (an open three or better) are still
+    // checked: a counter-attack that holds must not be dropped for a quiet move with a higher
+    // cell value (a game against AIWine was thrown away so: the four that began a won attack was
+    // never searched).
     let mut safe = Vec::new();
     for (_, at) in order {
-        if !leaves_vct(board, at, side, vct, per_move) {
+        if (safe.len() < wanted || board.threat(at, side) >= Threat::OpenThree)
+            && !leaves_vct(board, at, side, vct, per_move)
+        {
             safe.push(at);
-            if safe.len() >= wanted {
-                break;
-            }
         }
     }
     if !safe.is_empty() {
@@ -560,8 +563,9 @@ fn forced_win(
 
 #[cfg(test)]
 mod tests {
+    use super::super::threats::tests::board_after;
     use super::*;
-    use crate::engine::Player;
+    use crate::engine::{Player, Value};
 
     #[test]
     fn estimates_keep_the_order_of_scores_and_stay_inside_one() {
@@ -597,6 +601,50 @@ mod tests {
             None,
         )
         .unwrap()
+    }
+
+    /// From a game against AIWine (held-out openings, seed 140, game 14): white, to move, has a
+    /// won attack (Rapfi, given 3 s, counts a win in 11 plies), and black has a VCT if white
+    /// passes. The five moves that hold with the best cell values were all quiet, and only they
+    /// were searched: the four at j8, with which white's attack goes on, was dropped, and white
+    /// played a quiet move and lost.
+    #[test]
+    fn under_a_vct_the_movers_own_threats_that_hold_stay_root_moves() {
+        let (mut board, side) = board_after("jf ih hk ji hg hi gj ii ki ij ik jk gh jj jl");
+        let mut cells = root_moves(&board);
+        let mut vct = Vct::new(VCT_BUDGET);
+        assert!(set_aside_losing(
+            &mut board,
+            &mut cells,
+            side,
+            &mut vct,
+            VCT_PASS_BUDGET
+        ));
+        let j8 = board.padded(7 * 15 + 9);
+        assert!(board.threat(j8, side).is_four());
+        assert!(cells.contains(&j8), "{cells:?}");
+        // Past the moves wanted, every move kept is a threat of white's.
+        assert!(cells.len() > SAFE_MOVES_WANTED);
+        for &at in &cells[SAFE_MOVES_WANTED..] {
+            assert!(board.threat(at, side) >= Threat::OpenThree, "{at}");
+        }
+        // And the search finds the win, with the work budget of a 0.5 s move on the server's
+        // defaults. Black: j6 h11 h7 g10 k9 i11 g8 j12; white: i8 j9 h9 i9 i10 j11 j10.
+        let position = gomoku(
+            &[84, 157, 97, 141, 130, 158, 111, 174],
+            &[113, 129, 127, 128, 143, 159, 144],
+        );
+        let limits = SearchLimits {
+            max_work: Some(533_333),
+            ..SearchLimits::default()
+        };
+        let analysis = analyze(&position, Scoring::Depth, &limits, 0);
+        let best = analysis.moves.iter().find(|m| m.index == analysis.best);
+        assert!(
+            best.is_some_and(|m| matches!(m.value, Value::Estimate(h) if h > estimate(MATE_BOUND))),
+            "{best:?} {:?}",
+            analysis.pv
+        );
     }
 
     #[test]
