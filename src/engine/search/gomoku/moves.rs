@@ -142,6 +142,19 @@ pub fn generate(
     moves.sort_unstable_by(order);
 }
 
+/// Appends to `moves` the candidate cells not in it where `side` makes a three or better (for
+/// a node whose capped list lost: see `negamax`).
+pub fn add_threes(board: &Board, side: usize, moves: &mut Vec<(i32, usize)>) {
+    for at in board.playable().iter().map(|&a| a as usize) {
+        if board.is_candidate(at)
+            && board.threat(at, side) >= Threat::Three
+            && !moves.iter().any(|&(_, m)| m == at)
+        {
+            moves.push((0, at));
+        }
+    }
+}
+
 /// Whether a move is quiet enough to be searched with a reduced depth, or skipped, when it comes
 /// late: it makes no four and takes no cell where the opponent would make one. Open threes count
 /// as quiet here: with them spared as well, the same reductions and pruning (see `negamax`)

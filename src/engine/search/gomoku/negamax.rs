@@ -275,11 +275,30 @@ impl<'a> Searcher<'a> {
         let mut best = -INFINITY;
         let mut best_move = u16::MAX;
         let mut quiet_moves = 0;
-        for (i, &(_, at)) in list.iter().enumerate() {
+        // Where the quiet moves were capped and every move searched loses, the mover's threes
+        // left out are searched too, at full depth: a counter-attack ranked past the cap is the
+        // defence a win found without it misses (BENCHMARKS-search.md, "Counter-attacks past
+        // the cap").
+        let capped = pressure == Pressure::None && defence.is_none();
+        let mut widened = usize::MAX;
+        let mut i = 0;
+        loop {
+            if i == list.len() {
+                if widened != usize::MAX || !capped || best > -MATE_BOUND {
+                    break;
+                }
+                widened = i;
+                moves::add_threes(&self.board, side, &mut list);
+                if i == list.len() {
+                    break;
+                }
+            }
+            let (index, at) = (i, list[i].1);
+            i += 1;
             let quiet = moves::is_quiet(&self.board, at, side);
             quiet_moves += usize::from(quiet);
             if quiet
-                && i > 0
+                && index > 0
                 && best > -MATE_BOUND
                 && let Some(eval) = calm_eval
                 && ((depth <= MOVE_COUNT_DEPTH
@@ -291,15 +310,16 @@ impl<'a> Searcher<'a> {
             let next = if forced { depth } else { depth - 1 + extend };
             self.credit[ply + 1] = credit;
             self.board.play(at, side);
-            let score = if i == 0 {
+            let score = if index == 0 {
                 -self.negamax(next, ply + 1, -beta, -alpha, other)
             } else {
-                let reduction = if quiet && depth >= 2 && i >= FULL_DEPTH_MOVES {
-                    let r = f64::from(depth).ln() * (i as f64).ln() / LMR_DIVISOR;
-                    (r as i32 + i32::from(null_window)).clamp(1, (next - 1).max(1))
-                } else {
-                    0
-                };
+                let reduction =
+                    if quiet && depth >= 2 && index >= FULL_DEPTH_MOVES && index < widened {
+                        let r = f64::from(depth).ln() * (index as f64).ln() / LMR_DIVISOR;
+                        (r as i32 + i32::from(null_window)).clamp(1, (next - 1).max(1))
+                    } else {
+                        0
+                    };
                 let mut s = -self.negamax(next - reduction, ply + 1, -alpha - 1, -alpha, other);
                 if s > alpha && reduction > 0 {
                     s = -self.negamax(next, ply + 1, -alpha - 1, -alpha, other);
