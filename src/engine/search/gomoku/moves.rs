@@ -185,6 +185,43 @@ pub(crate) mod tests {
         super::super::threats::tests::board_after(COUNTER_GAME).0
     }
 
+    /// Past the cap of 16 quiet moves, the mover's threes are added, each once, and nothing
+    /// else: in the game of `root::tests::a_counter_attack_past_the_quiet_cap_refutes_a_false_win`
+    /// after black's g14, white's winning h12 is one of them.
+    #[test]
+    fn the_threes_past_the_cap_are_added_once() {
+        let (board, side) = super::super::threats::tests::board_after(
+            "ii hj ee eh ij hh hi gi gh jk ik il ig ih li fg jg he gf ji hf hm gn",
+        );
+        let history = vec![
+            [0; 2];
+            board
+                .playable()
+                .iter()
+                .map(|&a| a as usize + 1)
+                .max()
+                .unwrap()
+        ];
+        let hints = Hints {
+            defence: None,
+            limit: Some(16),
+            table_move: None,
+            killers: [u16::MAX; 2],
+            history: &history,
+        };
+        let mut moves = Vec::new();
+        generate(&board, side, Pressure::None, &WEIGHTS, &hints, &mut moves);
+        let h12 = board.padded(11 * 15 + 7);
+        assert_eq!(moves.len(), 16);
+        assert!(!moves.iter().any(|&(_, at)| at == h12));
+        add_threes(&board, side, &mut moves);
+        assert!(moves.iter().any(|&(_, at)| at == h12));
+        for (i, &(_, at)) in moves.iter().enumerate().skip(16) {
+            assert!(board.threat(at, side) >= Threat::Three, "{at}");
+            assert!(!moves[..i].iter().any(|&(_, m)| m == at), "{at} twice");
+        }
+    }
+
     #[test]
     fn against_a_vcf_the_counters_are_tried_with_the_line() {
         let mut board = counter_position();

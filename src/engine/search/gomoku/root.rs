@@ -647,6 +647,36 @@ mod tests {
         );
     }
 
+    /// From a game against AIWine (held-out openings, seed 135, game 51), black (us) to move
+    /// after "ii hj ee eh ij hh hi gi gh jk ik il ig ih li fg jg he gf ji hf hm". Black played
+    /// g14 and called it a win; white's answer h12, a closed three ranked 27th of white's
+    /// candidates (past the 16 quiet moves kept), wins for white, and black lost. Rapfi, given
+    /// 2 s, wins with k10 here. With the budget of a 0.5 s move g14 must not be called a win.
+    #[test]
+    fn a_counter_attack_past_the_quiet_cap_refutes_a_false_win() {
+        let position = gomoku(
+            &[128, 64, 143, 127, 111, 158, 98, 131, 99, 81, 82],
+            &[142, 109, 112, 126, 159, 173, 113, 95, 67, 129, 187],
+        );
+        let limits = SearchLimits {
+            max_work: Some(533_333),
+            ..SearchLimits::default()
+        };
+        let analysis = analyze(&position, Scoring::Depth, &limits, 0);
+        let g14 = 13 * 15 + 6;
+        let value = analysis
+            .moves
+            .iter()
+            .find(|m| m.index == g14)
+            .map(|m| m.value);
+        assert!(
+            value.is_some_and(|v| matches!(v, Value::Estimate(h) if h < estimate(MATE_BOUND))),
+            "{value:?}, best {} {:?}",
+            analysis.best,
+            analysis.pv
+        );
+    }
+
     #[test]
     fn a_helper_thread_searches_too_and_the_answer_stays_sound() {
         // The position of `a_move_that_leaves_the_opponent_a_win_by_threats_is_not_played`
