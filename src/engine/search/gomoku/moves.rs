@@ -12,7 +12,8 @@
 //!   called positions won that were lost (BENCHMARKS-search.md, "Counters to a VCF").
 //! - Otherwise the empty cells within two of a stone, best first by their value to the mover
 //!   (attack) and to the opponent (defence), of which only the best few are kept (the limit is the
-//!   caller's).
+//!   caller's). A node whose kept moves all lose adds the mover's threes past the limit
+//!   ([`add_threes`]).
 
 use super::board::{Board, Threat};
 use super::eval::Weights;

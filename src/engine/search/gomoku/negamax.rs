@@ -18,8 +18,12 @@
 //!
 //! Pruning never skips a move while every move searched so far loses by force, so a loss the
 //! search proves is still a loss over every move it generates; a null move's forced win only
-//! cuts as a bound. Gomoku has no zugzwang (a stone more never hurts its owner), which is what
-//! makes the null move sound here. Measured against AIWine in BENCHMARKS-search.md
+//! cuts as a bound. Where the generator capped the quiet moves (a calm node) and every move
+//! searched loses, the mover's threes left out by the cap are searched too, at full depth
+//! ([`moves::add_threes`]): a counter-attack ranked past the cap is a defence such a loss can
+//! miss (BENCHMARKS-search.md, "Counter-attacks past the caps"). Gomoku has no zugzwang (a
+//! stone more never hurts its owner), which is what makes the null move sound here. Measured
+//! against AIWine in BENCHMARKS-search.md
 //! ("A selective search").
 
 use super::board::{Board, Threat};
@@ -278,7 +282,7 @@ impl<'a> Searcher<'a> {
         // Where the quiet moves were capped and every move searched loses, the mover's threes
         // left out are searched too, at full depth: a counter-attack ranked past the cap is the
         // defence a win found without it misses (BENCHMARKS-search.md, "Counter-attacks past
-        // the cap").
+        // the caps").
         let capped = pressure == Pressure::None && defence.is_none();
         let mut widened = usize::MAX;
         let mut i = 0;

@@ -318,7 +318,8 @@ fn one_ply(board: &mut Board, at: usize, side: usize) -> i32 {
 /// it has an open three (a reply to it can be the one that leaves a VCT; every reply is
 /// checked), or it would have a VCT if the side to move passed (searched within `pass_budget`
 /// nodes). Then each move gets twice the nodes that VCT took (within [`VCT_MOVE_MAX`]), best
-/// first by cell value, until [`SAFE_MOVES_WANTED`] hold, and only those are searched. Returns
+/// first by cell value, until [`SAFE_MOVES_WANTED`] hold; only those, and the mover's own threats
+/// (an open three or better) that hold, are searched. Returns
 /// whether the moves were checked (and so whether the best move is checked again after each
 /// iteration).
 fn set_aside_losing(
