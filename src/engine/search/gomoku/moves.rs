@@ -189,29 +189,28 @@ pub(crate) mod tests {
     /// Past the cap of 16 quiet moves, the mover's threes are added, each once, and nothing
     /// else: in the game of `root::tests::a_counter_attack_past_the_quiet_cap_refutes_a_false_win`
     /// after black's g14, white's winning h12 is one of them.
-    #[test]
-    fn the_threes_past_the_cap_are_added_once() {
-        let (board, side) = super::super::threats::tests::board_after(
-            "ii hj ee eh ij hh hi gi gh jk ik il ig ih li fg jg he gf ji hf hm gn",
-        );
-        let history = vec![
-            [0; 2];
-            board
-                .playable()
-                .iter()
-                .map(|&a| a as usize + 1)
-                .max()
-                .unwrap()
-        ];
+    /// The moves `side` tries at a calm node of a 15 × 15 `board` (16 quiet moves at most),
+    /// against the opponent's VCF `line` if given, with no hints from earlier searches.
+    fn generated(board: &Board, side: usize, line: Option<&[usize]>) -> Vec<(i32, usize)> {
+        let history = vec![[0; 2]; 23 * 23];
         let hints = Hints {
-            defence: None,
+            defence: line,
             limit: Some(16),
             table_move: None,
             killers: [u16::MAX; 2],
             history: &history,
         };
         let mut moves = Vec::new();
-        generate(&board, side, Pressure::None, &WEIGHTS, &hints, &mut moves);
+        generate(board, side, Pressure::None, &WEIGHTS, &hints, &mut moves);
+        moves
+    }
+
+    #[test]
+    fn the_threes_past_the_cap_are_added_once() {
+        let (board, side) = super::super::threats::tests::board_after(
+            "ii hj ee eh ij hh hi gi gh jk ik il ig ih li fg jg he gf ji hf hm gn",
+        );
+        let mut moves = generated(&board, side, None);
         let h12 = board.padded(11 * 15 + 7);
         assert_eq!(moves.len(), 16);
         assert!(!moves.iter().any(|&(_, at)| at == h12));
@@ -233,16 +232,7 @@ pub(crate) mod tests {
         let counter = board.padded(8 * 15 + 4);
         assert!(!line.contains(&counter), "the counter is off the line");
         assert_eq!(board.threat(counter, x), Threat::OpenThree);
-        let history = vec![[0; 2]; 23 * 23];
-        let hints = Hints {
-            defence: Some(&line),
-            limit: Some(16),
-            table_move: None,
-            killers: [u16::MAX; 2],
-            history: &history,
-        };
-        let mut moves = Vec::new();
-        generate(&board, x, Pressure::None, &WEIGHTS, &hints, &mut moves);
+        let moves = generated(&board, x, Some(&line));
         let cells: Vec<usize> = moves.iter().map(|&(_, at)| at).collect();
         assert!(cells.contains(&counter), "{cells:?}");
         // Every empty cell of the line is still there; anything else is a four of X's or a
