@@ -186,9 +186,6 @@ pub(crate) mod tests {
         super::super::threats::tests::board_after(COUNTER_GAME).0
     }
 
-    /// Past the cap of 16 quiet moves, the mover's threes are added, each once, and nothing
-    /// else: in the game of `root::tests::a_counter_attack_past_the_quiet_cap_refutes_a_false_win`
-    /// after black's g14, white's winning h12 is one of them.
     /// The moves `side` tries at a calm node of a 15 × 15 `board` (16 quiet moves at most),
     /// against the opponent's VCF `line` if given, with no hints from earlier searches.
     fn generated(board: &Board, side: usize, line: Option<&[usize]>) -> Vec<(i32, usize)> {
@@ -205,6 +202,9 @@ pub(crate) mod tests {
         moves
     }
 
+    /// Past the cap of 16 quiet moves, the mover's threes are added, each once, and nothing
+    /// else: in the game of `root::tests::a_counter_attack_past_the_quiet_cap_refutes_a_false_win`
+    /// after black's g14, white's winning h12 is one of them.
     #[test]
     fn the_threes_past_the_cap_are_added_once() {
         let (board, side) = super::super::threats::tests::board_after(

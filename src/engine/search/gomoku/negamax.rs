@@ -279,10 +279,8 @@ impl<'a> Searcher<'a> {
         let mut best = -INFINITY;
         let mut best_move = u16::MAX;
         let mut quiet_moves = 0;
-        // Where the quiet moves were capped and every move searched loses, the mover's threes
-        // left out are searched too, at full depth: a counter-attack ranked past the cap is the
-        // defence a win found without it misses (BENCHMARKS-search.md, "Counter-attacks past
-        // the caps").
+        // Past the end of a capped list whose moves all lose: the mover's threes the cap left
+        // out, at full depth (see the module docs).
         let capped = pressure == Pressure::None && defence.is_none();
         let mut widened = usize::MAX;
         let mut i = 0;
