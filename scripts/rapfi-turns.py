@@ -24,7 +24,7 @@ ms = sys.argv[2] if len(sys.argv) > 2 else "300"
 rapfi = os.environ.get("RAPFI_DIR", "/tmp/gomoku-anchors/rapfi")
 # Without timeout_match and time_left Rapfi answers at once; END is never sent before its answer
 # (an END already waiting stops its search).
-rapfi_engine = Engine(["./pbrain-rapfi"], rapfi, ms)
+rapfi_engine = Engine(["./pbrain-rapfi"], rapfi, ms, patience=10)
 ask = rapfi_engine.ask
 
 

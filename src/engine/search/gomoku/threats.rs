@@ -393,14 +393,20 @@ pub(crate) mod tests {
     /// The 15 x 15 board after `moves` (column letter, row letter, as in SGF; black first).
     pub(crate) fn board_after(moves: &str) -> (Board, usize) {
         let geometry = Geometry::new(15, 15, 5).unwrap();
+        let cells = cells_after(moves);
+        let stones = cells.iter().flatten().count();
+        (Board::new(geometry, &cells, &WEIGHTS), stones % 2)
+    }
+
+    /// The 15 × 15 cells after `moves` (SGF letters, column first, black first).
+    pub(crate) fn cells_after(moves: &str) -> Vec<Option<Player>> {
         let mut cells: Vec<Option<Player>> = vec![None; 225];
-        let moves: Vec<&str> = moves.split_whitespace().collect();
-        for (i, m) in moves.iter().enumerate() {
+        for (i, m) in moves.split_whitespace().enumerate() {
             let b = m.as_bytes();
             let (col, row) = (usize::from(b[0] - b'a'), usize::from(b[1] - b'a'));
             cells[row * 15 + col] = Some(if i % 2 == 0 { Player::X } else { Player::O });
         }
-        (Board::new(geometry, &cells, &WEIGHTS), moves.len() % 2)
+        cells
     }
 
     /// A game against AIWine (held-out openings) where black's 15th stone, k10, left white a
