@@ -361,7 +361,7 @@ fn set_aside_losing(
     // opponent's VCT is found fast, so are the moves that leave it), and the mover's own threats
     // (an open three or better) always: an attack that holds must not be dropped for a defence
     // with a higher cell value. Games against AIWine were thrown away so: a four that began a won
-    // attack, and a quiet move that began one (24th by cell value, the tenth of ten that held),
+    // attack, and a quiet move that began one (24th by cell value, the ninth of ten that held),
     // were never searched (BENCHMARKS-search.md, "Quiet attacks under a VCT").
     let mut safe = Vec::new();
     let start = vct.nodes();
@@ -605,6 +605,26 @@ mod tests {
         Position::new(Geometry::new(15, 15, 5).unwrap(), cells, None).unwrap()
     }
 
+    /// The root moves kept after `moves` (SGF letters), where the opponent must have a VCT if
+    /// the side to move passed; with the board and the side to move.
+    fn kept_under_a_vct(moves: &str) -> (Board, usize, Vec<usize>) {
+        let (mut board, side) = board_after(moves);
+        let mut cells = root_moves(&board);
+        let mut vct = Vct::new(VCT_BUDGET);
+        let threatened = set_aside_losing(&mut board, &mut cells, side, &mut vct, VCT_PASS_BUDGET);
+        assert!(threatened);
+        (board, side, cells)
+    }
+
+    /// The analysis with the work budget of a 0.5 s move on the server's defaults, one thread.
+    fn half_a_second(position: &Position) -> Analysis {
+        let limits = SearchLimits {
+            max_work: Some(533_333),
+            ..SearchLimits::default()
+        };
+        analyze(position, Scoring::Depth, &limits, 0)
+    }
+
     /// From a game against AIWine (held-out openings, seed 140, game 14): white, to move, has a
     /// won attack (Rapfi, given 3 s, counts a win in 11 plies), and black has a VCT if white
     /// passes. The five moves that hold with the best cell values were all quiet, and only they
@@ -612,16 +632,7 @@ mod tests {
     /// played a quiet move and lost.
     #[test]
     fn under_a_vct_the_movers_own_threats_that_hold_stay_root_moves() {
-        let (mut board, side) = board_after("jf ih hk ji hg hi gj ii ki ij ik jk gh jj jl");
-        let mut cells = root_moves(&board);
-        let mut vct = Vct::new(VCT_BUDGET);
-        assert!(set_aside_losing(
-            &mut board,
-            &mut cells,
-            side,
-            &mut vct,
-            VCT_PASS_BUDGET
-        ));
+        let (board, side, cells) = kept_under_a_vct("jf ih hk ji hg hi gj ii ki ij ik jk gh jj jl");
         let j8 = board.padded(7 * 15 + 9);
         assert!(board.threat(j8, side).is_four());
         assert!(cells.contains(&j8), "{cells:?}");
@@ -631,11 +642,7 @@ mod tests {
             &[84, 157, 97, 141, 130, 158, 111, 174],
             &[113, 129, 127, 128, 143, 159, 144],
         );
-        let limits = SearchLimits {
-            max_work: Some(533_333),
-            ..SearchLimits::default()
-        };
-        let analysis = analyze(&position, Scoring::Depth, &limits, 0);
+        let analysis = half_a_second(&position);
         let best = analysis.moves.iter().find(|m| m.index == analysis.best);
         assert!(
             best.is_some_and(|m| matches!(m.value, Value::Estimate(h) if h > estimate(MATE_BOUND))),
@@ -646,32 +653,19 @@ mod tests {
 
     /// From a game against AIWine (held-out openings, seed 155, game 40): white (us), to move,
     /// wins with k7 (Rapfi, given 2 s, counts a win in 7 plies), a quiet move; black has a VCT if
-    /// white passes. k7 is 24th of the moves by cell value and the tenth of the ten that hold;
+    /// white passes. k7 is 24th of the moves by cell value and the ninth of the ten that hold;
     /// when only the first five that hold were searched, white played h9 and later lost.
     #[test]
     fn under_a_vct_a_quiet_attack_that_holds_stays_a_root_move() {
         let moves = "kk ig fg ji gf jf gh jh jj ki hf mk lj";
-        let (mut board, side) = board_after(moves);
-        let mut cells = root_moves(&board);
-        let mut vct = Vct::new(VCT_BUDGET);
-        assert!(set_aside_losing(
-            &mut board,
-            &mut cells,
-            side,
-            &mut vct,
-            VCT_PASS_BUDGET
-        ));
+        let (board, side, cells) = kept_under_a_vct(moves);
         let k7 = 6 * 15 + 10;
         assert!(board.threat(board.padded(k7), side) < Threat::OpenThree);
         assert!(cells.contains(&board.padded(k7)), "{cells:?}");
         // And the search, with the work budget of a 0.5 s move, finds the win there.
         let position =
             Position::new(Geometry::new(15, 15, 5).unwrap(), cells_after(moves), None).unwrap();
-        let limits = SearchLimits {
-            max_work: Some(533_333),
-            ..SearchLimits::default()
-        };
-        let analysis = analyze(&position, Scoring::Depth, &limits, 0);
+        let analysis = half_a_second(&position);
         assert_eq!(analysis.best, k7, "{:?}", analysis.pv);
         let best = analysis.moves.iter().find(|m| m.index == k7);
         assert!(
@@ -691,11 +685,7 @@ mod tests {
             &[128, 64, 143, 127, 111, 158, 98, 131, 99, 81, 82],
             &[142, 109, 112, 126, 159, 173, 113, 95, 67, 129, 187],
         );
-        let limits = SearchLimits {
-            max_work: Some(533_333),
-            ..SearchLimits::default()
-        };
-        let analysis = analyze(&position, Scoring::Depth, &limits, 0);
+        let analysis = half_a_second(&position);
         let g14 = 13 * 15 + 6;
         let value = analysis
             .moves
