@@ -321,9 +321,8 @@ fn one_ply(board: &mut Board, at: usize, side: usize) -> i32 {
 /// nodes). Then each move gets twice the nodes that VCT took (within [`VCT_MOVE_MAX`]), best
 /// first by cell value, until [`SAFE_MOVES_WANTED`] hold and all the checks together have taken
 /// `pass_budget` nodes; only those, and the mover's own threats (an open three or better) that
-/// hold, are searched. Returns
-/// whether the moves were checked (and so whether the best move is checked again after each
-/// iteration).
+/// hold, are searched. Returns whether the moves were checked (and so whether the best move is
+/// checked again after each iteration).
 fn set_aside_losing(
     board: &mut Board,
     cells: &mut Vec<usize>,
@@ -660,8 +659,9 @@ mod tests {
         let moves = "kk ig fg ji gf jf gh jh jj ki hf mk lj";
         let (board, side, cells) = kept_under_a_vct(moves);
         let k7 = 6 * 15 + 10;
-        assert!(board.threat(board.padded(k7), side) < Threat::OpenThree);
-        assert!(cells.contains(&board.padded(k7)), "{cells:?}");
+        let at = board.padded(k7);
+        assert!(board.threat(at, side) < Threat::OpenThree);
+        assert!(cells.contains(&at), "{cells:?}");
         // And the search, with the work budget of a 0.5 s move, finds the win there.
         let position =
             Position::new(Geometry::new(15, 15, 5).unwrap(), cells_after(moves), None).unwrap();
