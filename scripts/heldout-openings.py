@@ -4,16 +4,16 @@ openings in the central 7 x 7 cells, kept when Rapfi (its classical evaluation, 
 the side to move an evaluation within +-120, until ten are kept. Those of
 scripts/data/openings-heldout-15.txt came from `python3 scripts/heldout-openings.py 11`, those of
 scripts/data/openings-heldout-15-more.txt from seeds 12 to 16, openings-heldout-15-N.txt from
-seeds N to N + 4 (N = 60, 65, ..., 190; seeds 125-129 gave 49, 140-144 48 and 145-149 49:
+seeds N to N + 4 (N = 60, 65, ..., 200; seeds 125-129 gave 49, 140-144 48 and 145-149 49:
 some stopped short of ten after their 200 tries), and the tuning set
 scripts/data/openings-tune-15.txt (for trying changes) from seeds 30 to 39. The sets of seeds 11
 to 39 were judged by a search of a millisecond or two (the script sent END before Rapfi had
 answered, which stops it); scripts/data/openings-balanced-15.txt (seeds 50 to 54) is the first
-set judged by the full 0.3 s, as are those of seeds 60 to 194 (seeds 105 to 124 were drawn
+set judged by the full 0.3 s, as are those of seeds 60 to 204 (seeds 105 to 124 were drawn
 four sets at a time beside a build, so Rapfi's 0.3 s searched less there; 125 to 134 two at a
 time on an idle machine, as were 135 to 154; 155 to 164 one at a time beside two matches;
-165 to 174 two at a time beside one Rapfi analysis; 175 to 184 and 185 to 194 two at a
-time on an idle machine).
+165 to 174 two at a time beside one Rapfi analysis; 175 to 184, 185 to 194 and 195 to 204
+two at a time on an idle machine).
 
     RAPFI_DIR   the folder of pbrain-rapfi with its config.toml (default /tmp/gomoku-anchors/rapfi,
                 where ../shared/anchors/build-anchors.sh puts it)
