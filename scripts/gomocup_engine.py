@@ -1,10 +1,19 @@
 """A Gomocup (piskvork) engine driven one position at a time, for the analysis scripts
-(`rapfi-turns.py`, `turn-screen.py`, `screen-timing.py`, `rapfi-label.py`): standard library
-only."""
+(`rapfi-turns.py`, `turn-screen.py`, `screen-timing.py`, `rapfi-label.py`, `rapfi-screen.py`),
+and the games of a match as they read them: standard library only."""
 import re, subprocess, sys, threading
 
 # Rapfi's mate scores count as +-(WIN - plies).
 WIN = 30000
+
+
+def match_games(path):
+    """The games of a match's `games.sgf` (c-gomoku-cli): for each, the colour minimax-move
+    played (0 black, 1 white: the parity of its plies), the result (`RE`) and the moves."""
+    for game in open(path).read().split("(;FF")[1:]:
+        ours = 0 if re.search(r"PB\[([^\]]*)\]", game).group(1) == "minimax-move" else 1
+        result = re.search(r"RE\[([^\]]*)\]", game).group(1)
+        yield ours, result, re.findall(r";[BW]\[([a-o]{2})\]", game)
 
 
 class Engine:

@@ -32,9 +32,9 @@ Rapfi's searches end on its clock, so its values drift with the machine's load: 
 within one run, not across runs (BENCHMARKS-search.md measures the noise). Standard library
 only.
 """
-import math, os, random, re, sys
+import math, os, random, sys
 
-from gomocup_engine import WIN, Engine
+from gomocup_engine import WIN, Engine, match_games
 
 RAPFI_DIR = os.environ.get("RAPFI_DIR", "/tmp/gomoku-anchors/rapfi")
 # Rapfi's values are in its own units; 200 of them are about e : 1 odds.
@@ -58,10 +58,7 @@ def rapfi():
 def build(seed, count, files):
     positions = []
     for path in files:
-        for game in open(path).read().split("(;FF")[1:]:
-            black = re.search(r"PB\[([^\]]*)\]", game).group(1) == "minimax-move"
-            moves = re.findall(r";[BW]\[([a-o]{2})\]", game)
-            ours = 0 if black else 1
+        for ours, _, moves in match_games(path):
             # The position must not be over: our move there is not the last of the game.
             for ply in range(6, min(len(moves) - 1, 30)):
                 if ply % 2 == ours:

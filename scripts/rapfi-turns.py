@@ -18,7 +18,7 @@ reports a win ("win in n" or an estimate above 0.9).
 """
 import os, re, subprocess, sys
 
-from gomocup_engine import WIN, Engine
+from gomocup_engine import WIN, Engine, match_games
 sgf = sys.argv[1]
 ms = sys.argv[2] if len(sys.argv) > 2 else "300"
 rapfi = os.environ.get("RAPFI_DIR", "/tmp/gomoku-anchors/rapfi")
@@ -30,14 +30,10 @@ ask = rapfi_engine.ask
 
 lost_at_start = turned = lost_games = 0
 turns = []
-for number, game in enumerate(open(sgf).read().split("(;FF")[1:], start=1):
-    black = re.search(r"PB\[([^\]]*)\]", game).group(1) == "minimax-move"
-    result = re.search(r"RE\[([^\]]*)\]", game).group(1)
-    if not ((result.startswith("W+") and black) or (result.startswith("B+") and not black)):
+for number, (ours, result, moves) in enumerate(match_games(sgf), start=1):
+    if not result.startswith("W+" if ours == 0 else "B+"):
         continue
     lost_games += 1
-    moves = re.findall(r";[BW]\[([a-o]{2})\]", game)
-    ours = 0 if black else 1
     first = True
     for ply in range(4, min(len(moves), 26)):
         if ply % 2 != ours:
