@@ -40,15 +40,15 @@ const SAFE_MOVES_WANTED: usize = 5;
 /// evaluations fill.
 const ESTIMATE_SCALE: f64 = 1_000.0;
 const EVAL_BAND: f64 = 0.9;
-/// A node of this search costs 3/5 of a unit of the service's work budget (which is calibrated
-/// for the small-board solver). Set when the engine ran about 2,000 nodes/ms with `minimax-move
-/// pbrain` on the development machine, so that the median 15 × 15 midgame search stopped on its
-/// budget after about three quarters of its limit. Later releases made a node dearer: the budget
-/// of a 500 ms midgame search now takes about 1.3 s to spend, so such searches end on the clock
-/// and use their whole limit. A charge of 2 units a node would stop them on the budget again (75 %
-/// of the limit, reproducible answers) and cost about 7 points against AIWine (200 games), so
-/// the charge stays (BENCHMARKS-search.md, "Rapfi against itself, and the work budget on
-/// 15 × 15").
+/// A node of this search costs 3/5 of a unit of the service's work budget (which is calibrated for
+/// the small-board solver). Set when the engine ran about 2,000 nodes/ms with `minimax-move pbrain`
+/// on the development machine, so that the median 15 × 15 midgame search stopped on its budget
+/// after about three quarters of its limit. The release runs fewer nodes a millisecond (about 1,170
+/// in its matches): the budget of a 500 ms midgame search now takes about 1.3 s to spend, so such
+/// searches end on the clock and use their whole limit. A charge of 2 units a node would stop them
+/// on the budget again (75 % of the limit, reproducible answers) and cost about 7 points against
+/// AIWine (200 games), so the charge stays (BENCHMARKS-search.md, "Rapfi against itself, and the
+/// work budget on 15 × 15").
 fn nodes_for_work(work: u64) -> u64 {
     work.saturating_mul(5) / 3
 }
