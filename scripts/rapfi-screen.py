@@ -9,9 +9,9 @@ Two steps:
 
     scripts/rapfi-screen.py build SEED N GAMES.sgf... > POSITIONS.tsv
         N positions drawn from every position of the games where minimax-move was to move, from
-        ply 6 to ply 29, in a random order drawn from SEED; Rapfi (classical, 300 ms) values each for the side to
-        move, and positions it already sees as won or lost by force are left out. Prints
-        `moves  rapfi's-move  value` lines.
+        ply 6 to ply 29, in a random order drawn from SEED; Rapfi (classical, JUDGE_MS) values
+        each for the side to move, and positions it already sees as won or lost by force are
+        left out. Prints `moves  rapfi's-move  value` lines.
 
     scripts/rapfi-screen.py play POSITIONS.tsv ENGINE[@ms] [ENGINE[@ms] ...]
         each ENGINE (`ENGINE pbrain`; a `pbrain-rapfi` path runs Rapfi itself) plays each
@@ -25,7 +25,7 @@ Two steps:
         position, with a 95 % interval.
 
     RAPFI_DIR   the folder of pbrain-rapfi (default /tmp/gomoku-anchors/rapfi)
-    JUDGE_MS    Rapfi's time a position as the judge (default 300)
+    JUDGE_MS    Rapfi's time a position as the judge, in both steps (default 300)
     COUNT       play only the first COUNT positions
 
 Rapfi's searches end on its clock, so its values drift with the machine's load: compare engines
