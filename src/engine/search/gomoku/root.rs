@@ -44,10 +44,10 @@ const EVAL_BAND: f64 = 0.9;
 /// the small-board solver), so that on the development machine the median 15 × 15 midgame search
 /// stops on its budget, reproducibly, after about two thirds of its limit. Measured in matches
 /// against AIWine through `POST /v1/move` (0.5 s a move, 450 ms asked for, two matches at a time):
-/// the searches over 50 ms took a median 332 ms and 98 % of them ended on the budget, where at
-/// the earlier charge of 3/5 (a budget 1.5 times as large) every one ran into the clock and the
-/// same request could get another answer. The strength was the same within the matches' error
-/// (BENCHMARKS-search.md, "The work budget calibrated to the median").
+/// the searches over 50 ms took a median 332 ms and 98 % of them ended on the budget. At the
+/// earlier charge of 3/5 (a budget 1.5 times as large) all but those that ended early ran into
+/// the clock, and the same request could get another answer. Over the same 400 games both scored
+/// the same within the error (BENCHMARKS-search.md, "The work budget calibrated to the median").
 fn nodes_for_work(work: u64) -> u64 {
     work.saturating_mul(10) / 9
 }
