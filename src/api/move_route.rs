@@ -259,7 +259,7 @@ fn limits(request: &ValidRequest, settings: &Settings) -> SearchLimits {
                 .unwrap_or(settings.max_depth)
                 .min(settings.max_depth),
         ),
-        // The work budget stops the search long before the clock on an unloaded machine, so
+        // The work budget usually stops the search before the clock on an unloaded machine, so
         // the same request gets the same answer; the deadline is the hard stop under load.
         deadline: Some(Instant::now() + Duration::from_millis(ms)),
         max_work: Some(SearchLimits::work_at_rate(

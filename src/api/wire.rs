@@ -216,9 +216,9 @@ pub struct MoveRequest {
     #[schema(value_type = Option<i32>, minimum = 1)]
     pub max_depth: Option<u32>,
     /// Time budget for the search in milliseconds (larger boards); capped by the server. The
-    /// search stops on a work budget derived from it (about half of it on the reference
-    /// machine), so the same request gets the same answer whatever the server's load; the time
-    /// limit itself is the hard stop.
+    /// search stops on a work budget derived from it (for a 15 × 15 midgame at 500 ms, about two
+    /// thirds of it on the reference machine), so the same request gets the same answer; the time
+    /// limit itself is the hard stop, and a search that reaches it first may answer differently.
     #[serde(default)]
     #[schema(value_type = Option<i32>, minimum = 1)]
     pub time_limit_ms: Option<u64>,

@@ -15,7 +15,8 @@ use std::time::Instant;
 /// Nodes allowed for the root's own VCF, and its most fours (real games have VCFs of 14 fours).
 const ROOT_VCF_BUDGET: u64 = 200_000;
 const ROOT_VCF_FOURS: [u32; 3] = [6, 12, 30];
-/// Most nodes for the root's VCT (attack), and its share of the work budget (1 / this).
+/// Most nodes for the root's VCT (attack), and its share of the work budget (1 / this): a twelfth,
+/// the root VCT's budget in the matches that calibrated [`nodes_for_work`].
 const VCT_BUDGET: u64 = 100_000;
 const VCT_SHARE: u64 = 12;
 /// Most attacker threats in the root's VCT.
