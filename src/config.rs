@@ -54,7 +54,8 @@ pub struct Config {
     #[arg(long, env = "MAX_DEPTH", default_value_t = 225)]
     pub max_depth: u32,
     /// Search work granted per millisecond of time limit, times the board's cells. The default
-    /// spends about half of a time limit on the reference 2-core machine; lower it on a slower
+    /// spends about two thirds of a time limit on the median 15 × 15 midgame on the reference
+    /// 2-core machine (heavier positions reach the limit first); lower it on a slower
     /// machine (`prove --calibrate` measures it) so that searches stop on their work budget, and
     /// so reproduce, rather than on the clock.
     #[arg(long, env = "SEARCH_WORK_RATE", default_value_t = crate::engine::WORK_PER_MS_TIMES_CELLS)]

@@ -13,7 +13,6 @@ pub enum Side {
 
 impl Side {
     /// Both sides, first player first.
-    #[cfg(test)]
     pub const BOTH: [Self; 2] = [Self::First, Self::Second];
 
     /// The side `player` plays.

@@ -11,6 +11,9 @@
 
 use super::eval::{Combos, PATTERN_BITS, THREAT_CELLS_CAP, Weights};
 use super::pattern::{BLACK, EMPTY, Pattern, PatternTable, WALL, WHITE};
+use super::sets::ThreatSets;
+use super::windows::{Sums, WindowScores};
+use crate::engine::search::side::Side;
 use crate::engine::{Geometry, Player};
 
 /// What playing a cell does for one side, over its four lines, weakest first.
@@ -42,14 +45,6 @@ impl Threat {
     /// Whether the opponent must answer it at once (a four or better).
     pub fn is_four(self) -> bool {
         self >= Self::Four
-    }
-}
-
-/// The side to move as an index: 0 for the first side's stones (black), 1 for the second's.
-pub fn index(player: Player) -> usize {
-    match player {
-        Player::X => 0,
-        Player::O => 1,
     }
 }
 
@@ -97,8 +92,8 @@ pub struct Board {
     /// The moves played, for undo and for the principal variation.
     history: Vec<u16>,
     /// Per side, the empty cells that complete a line ([`Threat::Five`]) and those that make a
-    /// four or better, as bit sets over padded indices.
-    sets: Sets,
+    /// four or better.
+    sets: ThreatSets,
     /// What each move changed, for undo: the cells as they were (and where), then the counts
     /// and sums. Two vectors, not one of pairs: a pair's cell sat unaligned and was copied
     /// through the stack, where reading it back stalled the processor (store forwarding; see
@@ -106,47 +101,13 @@ pub struct Board {
     saved: Vec<Cell>,
     saved_at: Vec<u16>,
     saved_counts: Vec<Saved>,
-    /// Every window of `k` cells in a line: its stones per side.
-    windows: Vec<[u8; 2]>,
-    /// Per padded cell, the windows holding it (`cell_windows[at * 4 * k ..]`, unused slots
-    /// [`NO_WINDOW`]).
-    cell_windows: Vec<u32>,
-    /// The value of each side's live windows (holding only its stones; see [`super::eval`]):
-    /// `[0][side]` by the weights of the side to move, `[1][side]` by those of its opponent.
-    window_scores: [[i32; 2]; 2],
+    /// Every window of `k` cells in a line, and the value of each side's live ones (see
+    /// [`super::eval`]).
+    windows: WindowScores,
 }
 
-/// Words in a bit set over the padded cells (at most 23 × 23 = 529 of them).
-const WORDS: usize = 9;
-/// `[side][0 = fives, 1 = fours or better]`.
-type Sets = [[[u64; WORDS]; 2]; 2];
-/// The counts, window scores and sets before a move, and where its saved cells start.
-type Saved = ([[u16; Threat::COUNT]; 2], [[i32; 2]; 2], Sets, usize);
-
-/// Marks an unused slot in [`Board`]'s `cell_windows`.
-const NO_WINDOW: u32 = u32::MAX;
-
-fn set_bit(set: &mut [u64; WORDS], at: usize, on: bool) {
-    let (word, bit) = (at / 64, at % 64);
-    if on {
-        set[word] |= 1 << bit;
-    } else {
-        set[word] &= !(1 << bit);
-    }
-}
-
-fn bits(set: &[u64; WORDS]) -> impl Iterator<Item = usize> + '_ {
-    set.iter().enumerate().flat_map(|(w, &word)| {
-        let mut rest = word;
-        std::iter::from_fn(move || {
-            (rest != 0).then(|| {
-                let bit = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                w * 64 + bit
-            })
-        })
-    })
-}
+/// The counts, window sums and sets before a move, and where its saved cells start.
+type Saved = ([[u16; Threat::COUNT]; 2], Sums, ThreatSets, usize);
 
 impl Board {
     /// A board holding `cells` (row-major, the position's cells).
@@ -162,6 +123,10 @@ impl Board {
             patterns: [0; 2],
             threat: [Threat::Quiet; 2],
             value: [0; 2],
+        };
+        let inside = |at: usize| {
+            (pad..pad + geometry.rows()).contains(&(at / stride))
+                && (pad..pad + geometry.cols()).contains(&(at % stride))
         };
         let mut board = Self {
             table: PatternTable::for_k(k),
@@ -179,16 +144,14 @@ impl Board {
             hash: 0,
             zobrist: Vec::new(),
             history: Vec::new(),
-            sets: [[[0; WORDS]; 2]; 2],
+            sets: ThreatSets::default(),
             saved: Vec::new(),
             saved_at: Vec::new(),
             saved_counts: Vec::new(),
-            windows: Vec::new(),
-            cell_windows: Vec::new(),
-            window_scores: [[0; 2]; 2],
+            windows: WindowScores::new(weights, k, stride * height, steps(stride), inside),
         };
         assert!(
-            stride * height <= WORDS * 64,
+            stride * height <= super::sets::WORDS * 64,
             "board too large for the bit sets"
         );
         let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
@@ -210,27 +173,9 @@ impl Board {
             board.refresh_cell(at as usize);
             board.tally(at as usize, 1);
         }
-        board.cell_windows = vec![NO_WINDOW; board.cells.len() * 4 * k];
-        let mut filled = vec![0usize; board.cells.len()];
-        for &start in &board.playable.clone() {
-            for step in board.steps {
-                let members: Vec<usize> = (0..k)
-                    .map(|i| (start as isize + i as isize * step) as usize)
-                    .collect();
-                if members.iter().all(|&m| board.cells[m].stone != WALL) {
-                    let id = board.windows.len() as u32;
-                    board.windows.push([0, 0]);
-                    for m in members {
-                        let slot = board.window_slots(m).start + filled[m];
-                        board.cell_windows[slot] = id;
-                        filled[m] += 1;
-                    }
-                }
-            }
-        }
         for (cell, stone) in cells.iter().enumerate() {
             if let Some(player) = stone {
-                board.play(board.padded(cell), index(*player));
+                board.play(board.padded(cell), Side::of(*player));
             }
         }
         board.history.clear();
@@ -297,137 +242,120 @@ impl Board {
     }
 
     /// What `side` makes by playing the empty cell `at`.
-    pub fn threat(&self, at: usize, side: usize) -> Threat {
-        self.cells[at].threat[side]
+    pub fn threat(&self, at: usize, side: Side) -> Threat {
+        self.cells[at].threat[side.index()]
     }
 
     /// The static value of `at` for `side` (see [`Weights`]).
-    pub fn value(&self, at: usize, side: usize) -> i32 {
-        i32::from(self.cells[at].value[side])
+    pub fn value(&self, at: usize, side: Side) -> i32 {
+        i32::from(self.cells[at].value[side.index()])
     }
 
     /// The patterns `side` makes along the four lines by playing the empty cell `at`.
-    pub fn patterns(&self, at: usize, side: usize) -> [Pattern; 4] {
-        super::eval::unpack(self.cells[at].patterns[side])
+    pub fn patterns(&self, at: usize, side: Side) -> [Pattern; 4] {
+        super::eval::unpack(self.cells[at].patterns[side.index()])
     }
 
     /// Empty cells where `side` makes `threat`.
-    pub fn count(&self, side: usize, threat: Threat) -> u16 {
-        self.threat_counts[side][threat as usize]
+    pub fn count(&self, side: Side, threat: Threat) -> u16 {
+        self.threat_counts[side.index()][threat as usize]
     }
 
     /// The empty cells of each combination for `side`, by [`Threat`] order.
-    pub fn threat_counts(&self, side: usize) -> [u16; Threat::COUNT] {
-        self.threat_counts[side]
+    pub fn threat_counts(&self, side: Side) -> [u16; Threat::COUNT] {
+        self.threat_counts[side.index()]
     }
 
     /// Per side, its live windows (holding its stones only) by their number of stones.
     pub fn live_windows(&self) -> [[u32; 7]; 2] {
-        let mut live = [[0; 7]; 2];
-        for &[a, b] in &self.windows {
-            match (a, b) {
-                (0, 0) => {}
-                (a, 0) => live[0][usize::from(a).min(6)] += 1,
-                (0, b) => live[1][usize::from(b).min(6)] += 1,
-                _ => {}
-            }
-        }
-        live
+        self.windows.live()
     }
 
     /// Whether `side` has a cell completing a line.
-    pub fn has_five(&self, side: usize) -> bool {
+    pub fn has_five(&self, side: Side) -> bool {
         self.count(side, Threat::Five) > 0
     }
 
     /// Whether `side` has a cell making a four or better.
-    pub fn has_four_move(&self, side: usize) -> bool {
-        self.threat_counts[side][Threat::Four as usize..]
+    pub fn has_four_move(&self, side: Side) -> bool {
+        self.threat_counts[side.index()][Threat::Four as usize..]
             .iter()
             .any(|&c| c > 0)
     }
 
     /// Whether `side` has an open three on the board: a cell making an open four.
-    pub fn has_open_three(&self, side: usize) -> bool {
+    pub fn has_open_three(&self, side: Side) -> bool {
         self.count(side, Threat::OpenFour) > 0
     }
 
     /// The static evaluation for `side` to move (see [`super::eval`]), within `±max`.
-    pub fn evaluate(&self, side: usize, max: i32) -> i32 {
-        let counts = [&self.threat_counts[side], &self.threat_counts[1 - side]];
+    pub fn evaluate(&self, side: Side, max: i32) -> i32 {
+        let (own, other) = (side.index(), side.opponent().index());
+        let counts = [&self.threat_counts[own], &self.threat_counts[other]];
         let mut threats = 0;
         for (weights, counts) in self.weights.threat_cells.iter().zip(counts) {
             for (&w, &c) in weights.iter().zip(counts) {
                 threats += w * i32::from(c.min(THREAT_CELLS_CAP));
             }
         }
-        (self.window_scores[0][side] - self.window_scores[1][1 - side]
-            + self.weights.tempo
-            + threats)
-            .clamp(-max, max)
+        let windows = self.windows.sums();
+        (windows[0][own] - windows[1][other] + self.weights.tempo + threats).clamp(-max, max)
     }
 
     /// The first empty cell where `side` completes a line, if any.
-    pub fn five_cell(&self, side: usize) -> Option<usize> {
+    pub fn five_cell(&self, side: Side) -> Option<usize> {
         self.fives(side).next()
     }
 
     /// The empty cells where `side` completes a line.
-    pub fn fives(&self, side: usize) -> impl Iterator<Item = usize> + '_ {
-        bits(&self.sets[side][0])
+    pub fn fives(&self, side: Side) -> impl Iterator<Item = usize> + '_ {
+        self.sets.fives(side)
     }
 
     /// The empty cells where `side` makes a four or better.
-    pub fn fours(&self, side: usize) -> impl Iterator<Item = usize> + '_ {
-        bits(&self.sets[side][1])
+    pub fn fours(&self, side: Side) -> impl Iterator<Item = usize> + '_ {
+        self.sets.fours(side)
     }
 
     /// The empty cells where `side` makes `threat` or better, in board order.
-    pub fn cells_where(&self, side: usize, threat: Threat) -> impl Iterator<Item = usize> + '_ {
+    pub fn cells_where(&self, side: Side, threat: Threat) -> impl Iterator<Item = usize> + '_ {
         self.playable.iter().map(|&a| a as usize).filter(move |&a| {
             let cell = &self.cells[a];
-            cell.stone == EMPTY && cell.threat[side] >= threat
+            cell.stone == EMPTY && cell.threat[side.index()] >= threat
         })
     }
 
     /// Plays `side`'s stone on the empty cell `at`.
-    pub fn play(&mut self, at: usize, side: usize) {
+    pub fn play(&mut self, at: usize, side: Side) {
         debug_assert!(self.is_empty(at), "cell {at} is not empty");
         self.saved_counts.push((
             self.threat_counts,
-            self.window_scores,
+            self.windows.sums(),
             self.sets,
             self.saved.len(),
         ));
-        self.count_windows(at, side);
+        self.windows.add(at, side);
         self.tally(at, -1);
-        for side in 0..2 {
-            for set in &mut self.sets[side] {
-                set_bit(set, at, false);
-            }
-        }
-        let stone = if side == 0 { BLACK } else { WHITE };
+        self.sets.clear(at);
+        let stone = match side {
+            Side::First => BLACK,
+            Side::Second => WHITE,
+        };
         self.cells[at].stone = stone;
         // Before `mark`, which saves the cells it changes: undo restores them, `near` included.
         self.near(at, 1);
         self.mark(at, stone);
-        self.hash ^= self.zobrist[at][side];
+        self.hash ^= self.zobrist[at][side.index()];
         self.stones += 1;
         self.history.push(at as u16);
     }
 
     /// Takes back the stone of `side` on `at`, the last move played.
-    pub fn undo(&mut self, at: usize, side: usize) {
+    pub fn undo(&mut self, at: usize, side: Side) {
         debug_assert_eq!(self.history.last(), Some(&(at as u16)));
         self.history.pop();
-        let (counts, window_scores, sets, mark) = self.saved_counts.pop().expect("a move to undo");
-        self.window_scores = window_scores;
-        for slot in self.window_slots(at) {
-            let w = self.cell_windows[slot];
-            if w != NO_WINDOW {
-                self.windows[w as usize][side] -= 1;
-            }
-        }
+        let (counts, window_sums, sets, mark) = self.saved_counts.pop().expect("a move to undo");
+        self.windows.remove(at, side, window_sums);
         self.sets = sets;
         for (&at, saved) in self.saved_at[mark..].iter().zip(&self.saved[mark..]).rev() {
             self.cells[at as usize] = *saved;
@@ -437,44 +365,15 @@ impl Board {
         self.cells[at].stone = EMPTY;
         self.threat_counts = counts;
         self.near(at, -1);
-        self.hash ^= self.zobrist[at][side];
+        self.hash ^= self.zobrist[at][side.index()];
         self.stones -= 1;
-    }
-
-    /// The slots of `cell_windows` that list the windows holding `at`.
-    fn window_slots(&self, at: usize) -> std::ops::Range<usize> {
-        at * 4 * self.k..(at + 1) * 4 * self.k
-    }
-
-    /// Counts a stone of `side` on `at` in its windows and updates the window sums: a window
-    /// gains value as its side's stones come, and dies when the other side's first stone comes.
-    fn count_windows(&mut self, at: usize, side: usize) {
-        let other = 1 - side;
-        let value = &self.weights.window;
-        let value_opp = &self.weights.window_opp;
-        for slot in self.window_slots(at) {
-            let w = self.cell_windows[slot];
-            if w == NO_WINDOW {
-                continue;
-            }
-            let counts = &mut self.windows[w as usize];
-            let (own, theirs) = (usize::from(counts[side]), usize::from(counts[other]));
-            if theirs == 0 {
-                self.window_scores[0][side] += value[own + 1] - value[own];
-                self.window_scores[1][side] += value_opp[own + 1] - value_opp[own];
-            } else if own == 0 {
-                self.window_scores[0][other] -= value[theirs];
-                self.window_scores[1][other] -= value_opp[theirs];
-            }
-            counts[side] += 1;
-        }
     }
 
     /// Adds (`sign` 1) or removes (-1) the empty cell `at` from the per-side threat counts.
     fn tally(&mut self, at: usize, sign: i32) {
         let cell = self.cells[at];
-        for side in 0..2 {
-            let slot = &mut self.threat_counts[side][cell.threat[side] as usize];
+        for i in 0..2 {
+            let slot = &mut self.threat_counts[i][cell.threat[i] as usize];
             *slot = (i32::from(*slot) + sign) as u16;
         }
     }
@@ -528,18 +427,19 @@ impl Board {
                 let cell = &mut self.cells[other];
                 let key = change(cell.keys[dir], shift);
                 cell.keys[dir] = key;
-                for side in 0..2 {
-                    let packed = repack(cell.patterns[side], dir, self.table.get(key, side));
-                    cell.patterns[side] = packed;
+                for side in Side::BOTH {
+                    let i = side.index();
+                    let packed = repack(cell.patterns[i], dir, self.table.get(key, side));
+                    cell.patterns[i] = packed;
                     let (threat, value) = self.combos.get(packed);
-                    let old = cell.threat[side];
+                    let old = cell.threat[i];
                     if old != threat {
-                        self.threat_counts[side][old as usize] -= 1;
-                        self.threat_counts[side][threat as usize] += 1;
-                        cell.threat[side] = threat;
-                        mark_threat(&mut self.sets[side], other, threat);
+                        self.threat_counts[i][old as usize] -= 1;
+                        self.threat_counts[i][threat as usize] += 1;
+                        cell.threat[i] = threat;
+                        self.sets.mark(side, other, threat);
                     }
-                    cell.value[side] = value;
+                    cell.value[i] = value;
                 }
             }
         }
@@ -548,27 +448,20 @@ impl Board {
     fn refresh_cell(&mut self, at: usize) {
         for dir in 0..4 {
             let key = self.cells[at].keys[dir];
-            for side in 0..2 {
-                let packed = &mut self.cells[at].patterns[side];
+            for side in Side::BOTH {
+                let packed = &mut self.cells[at].patterns[side.index()];
                 *packed = repack(*packed, dir, self.table.get(key, side));
             }
         }
         let cell = &mut self.cells[at];
-        for side in 0..2 {
-            let (threat, value) = self.combos.get(cell.patterns[side]);
-            cell.threat[side] = threat;
-            cell.value[side] = value;
-            mark_threat(&mut self.sets[side], at, threat);
+        for side in Side::BOTH {
+            let i = side.index();
+            let (threat, value) = self.combos.get(cell.patterns[i]);
+            cell.threat[i] = threat;
+            cell.value[i] = value;
+            self.sets.mark(side, at, threat);
         }
     }
-}
-
-/// Puts the empty cell `at` in one side's bit sets by what the side makes there: a five, a four
-/// or better.
-#[inline]
-fn mark_threat(sets: &mut [[u64; WORDS]; 2], at: usize, threat: Threat) {
-    set_bit(&mut sets[0], at, threat == Threat::Five);
-    set_bit(&mut sets[1], at, threat >= Threat::Four);
 }
 
 /// `packed` with the pattern along `dir` replaced by `pattern`.
@@ -596,8 +489,8 @@ mod tests {
     type Snapshot = (
         Vec<([u16; 2], [Threat; 2], [i16; 2], u8)>,
         [[u16; 8]; 2],
-        [[i32; 2]; 2],
-        Sets,
+        Sums,
+        ThreatSets,
     );
 
     fn snapshot(board: &Board) -> Snapshot {
@@ -611,7 +504,7 @@ mod tests {
                 (cell.patterns, cell.threat, cell.value, cell.near)
             })
             .collect();
-        (cells, board.threat_counts, board.window_scores, board.sets)
+        (cells, board.threat_counts, board.windows.sums(), board.sets)
     }
 
     /// The window sums counted plainly: every run of `k` cells on the grid, in each direction,
@@ -663,7 +556,7 @@ mod tests {
                 let cell = empty[(splitmix(&mut seed) % empty.len() as u64) as usize];
                 let player = if turn % 2 == 0 { Player::X } else { Player::O };
                 cells[cell] = Some(player);
-                board.play(board.padded(cell), index(player));
+                board.play(board.padded(cell), Side::of(player));
                 played.push((cell, player));
                 assert_eq!(
                     snapshot(&board),
@@ -672,15 +565,15 @@ mod tests {
                 );
                 assert_eq!(board.hash(), Board::new(geometry, &cells, &WEIGHTS).hash());
                 assert_eq!(
-                    board.window_scores,
+                    board.windows.sums(),
                     plain_window_scores(geometry, &cells),
                     "{rows}x{cols} k={k} after {turn} moves: window sums"
                 );
             }
             while let Some((cell, player)) = played.pop() {
-                board.undo(board.padded(cell), index(player));
+                board.undo(board.padded(cell), Side::of(player));
                 cells[cell] = None;
-                assert_eq!(board.window_scores, plain_window_scores(geometry, &cells));
+                assert_eq!(board.windows.sums(), plain_window_scores(geometry, &cells));
                 assert_eq!(
                     snapshot(&board),
                     snapshot(&Board::new(geometry, &cells, &WEIGHTS))

@@ -1,9 +1,10 @@
 //! What the static evaluation sees in a position, for fitting its weights to game results
 //! (`examples/fit-eval.rs`; BENCHMARKS-search.md, "The evaluation fitted to game results").
 
-use super::board::{Board, Threat, index};
+use super::board::{Board, Threat};
 use super::eval::{PAIR_CLASSES, WEIGHTS, pair_class};
 use super::negamax::EVAL_MAX;
+use crate::engine::search::side::Side;
 use crate::engine::{Geometry, Player};
 
 /// The terms of the evaluation of one position, for the side to move (`[0]`) and its opponent
@@ -38,8 +39,8 @@ pub fn evaluation_features(
         return None;
     }
     let board = Board::new(geometry, cells, &WEIGHTS);
-    let side = index(to_move);
-    let other = 1 - side;
+    let side = Side::of(to_move);
+    let other = side.opponent();
     let windows = board.live_windows();
     let threat_cells = [side, other].map(|s| board.threat_counts(s).map(u32::from));
     let quiet = !board.has_five(side)
@@ -57,7 +58,7 @@ pub fn evaluation_features(
         }
     }
     Some(EvalFeatures {
-        windows: [windows[side], windows[other]],
+        windows: [windows[side.index()], windows[other.index()]],
         threat_cells,
         pair_cells,
         quiet,

@@ -30,8 +30,10 @@ mod moves;
 mod negamax;
 mod pattern;
 mod root;
+mod sets;
 mod table;
 mod threats;
+mod windows;
 
 use crate::engine::{Geometry, Position};
 

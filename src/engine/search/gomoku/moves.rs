@@ -18,6 +18,7 @@
 use super::board::{Board, Threat};
 use super::eval::Weights;
 use super::threats::forced_replies;
+use crate::engine::search::side::Side;
 
 /// Bonus in ordering for the table's move and for killer moves.
 const TABLE_MOVE_BONUS: i32 = 1 << 28;
@@ -36,8 +37,8 @@ pub enum Pressure {
 
 /// What `side` faces on `board`; the caller has checked it has no completing cell itself and that
 /// the opponent has at most one.
-pub fn pressure(board: &Board, side: usize) -> Pressure {
-    let other = 1 - side;
+pub fn pressure(board: &Board, side: Side) -> Pressure {
+    let other = side.opponent();
     if let Some(block) = board.five_cell(other) {
         Pressure::Four(block)
     } else if board.has_open_three(other) {
@@ -65,14 +66,14 @@ pub struct Hints<'h> {
 /// Fills `moves` with `(order, cell)` for `side`, best first, limited as the module says.
 pub fn generate(
     board: &Board,
-    side: usize,
+    side: Side,
     pressure: Pressure,
     weights: &Weights,
     hints: &Hints<'_>,
     moves: &mut Vec<(i32, usize)>,
 ) {
     moves.clear();
-    let other = 1 - side;
+    let other = side.opponent();
     let score = |at: usize| -> i32 {
         let mut s = weights.attack * board.value(at, side) / 16 + board.value(at, other);
         if hints.table_move == Some(at) {
@@ -80,7 +81,7 @@ pub fn generate(
         } else if hints.killers.contains(&(at as u16)) {
             s += KILLER_BONUS;
         }
-        s + (hints.history[at][side] as i32).min(KILLER_BONUS - 1) / 64
+        s + (hints.history[at][side.index()] as i32).min(KILLER_BONUS - 1) / 64
     };
     match pressure {
         Pressure::Four(block) => {
@@ -145,7 +146,7 @@ pub fn generate(
 
 /// Appends to `moves` the candidate cells not in it where `side` makes a three or better (for
 /// a node whose capped list lost: see `negamax`).
-pub fn add_threes(board: &Board, side: usize, moves: &mut Vec<(i32, usize)>) {
+pub fn add_threes(board: &Board, side: Side, moves: &mut Vec<(i32, usize)>) {
     for at in board.playable().iter().map(|&a| a as usize) {
         if board.is_candidate(at)
             && board.threat(at, side) >= Threat::Three
@@ -161,13 +162,12 @@ pub fn add_threes(board: &Board, side: usize, moves: &mut Vec<(i32, usize)>) {
 /// as quiet here: with them spared as well, the same reductions and pruning (see `negamax`)
 /// completed a ply or two less on six midgames, and the last session's pruning that spared them
 /// scored no better than none (BENCHMARKS-search.md, "A selective search").
-pub fn is_quiet(board: &Board, at: usize, side: usize) -> bool {
-    board.threat(at, side) < Threat::Four && board.threat(at, 1 - side) < Threat::Four
+pub fn is_quiet(board: &Board, at: usize, side: Side) -> bool {
+    board.threat(at, side) < Threat::Four && board.threat(at, side.opponent()) < Threat::Four
 }
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use super::super::board::index;
     use super::super::eval::WEIGHTS;
     use super::super::threats::Vcf;
     use super::*;
@@ -188,7 +188,7 @@ pub(crate) mod tests {
 
     /// The moves `side` tries at a calm node of a 15 × 15 `board` (16 quiet moves at most),
     /// against the opponent's VCF `line` if given, with no hints from earlier searches.
-    fn generated(board: &Board, side: usize, line: Option<&[usize]>) -> Vec<(i32, usize)> {
+    fn generated(board: &Board, side: Side, line: Option<&[usize]>) -> Vec<(i32, usize)> {
         let history = vec![[0; 2]; 23 * 23];
         let hints = Hints {
             defence: line,
@@ -225,7 +225,7 @@ pub(crate) mod tests {
     #[test]
     fn against_a_vcf_the_counters_are_tried_with_the_line() {
         let mut board = counter_position();
-        let (x, o) = (index(Player::X), index(Player::O));
+        let (x, o) = (Side::of(Player::X), Side::of(Player::O));
         let line = Vcf::new(1 << 12)
             .find(&mut board, o, 12)
             .expect("O has a VCF");

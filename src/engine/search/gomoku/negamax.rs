@@ -32,6 +32,7 @@ use super::eval::Weights;
 use super::moves::{self, Hints, Pressure};
 use super::table::{Bound, Entry, Table};
 use super::threats::Vcf;
+use crate::engine::search::side::Side;
 
 /// Win scores (`WIN - p` for a win `p` plies from the root) as the small-board solver counts them.
 pub use super::super::score::{INFINITY, MATE_BOUND, WIN};
@@ -124,17 +125,17 @@ impl<'a> Searcher<'a> {
     }
 
     /// The static evaluation for `side` to move.
-    pub fn evaluate(&self, side: usize) -> i32 {
+    pub fn evaluate(&self, side: Side) -> i32 {
         self.board.evaluate(side, EVAL_MAX)
     }
 
     /// A VCF for `side` within `budget` nodes: its length in plies.
-    pub fn vcf_plies(&mut self, side: usize, budget: u64) -> Option<usize> {
+    pub fn vcf_plies(&mut self, side: Side, budget: u64) -> Option<usize> {
         self.vcf_line(side, budget).map(|line| line.len())
     }
 
     /// A VCF line for `side` within `budget` nodes (padded cells), counting its nodes as work.
-    pub fn vcf_line(&mut self, side: usize, budget: u64) -> Option<Vec<usize>> {
+    pub fn vcf_line(&mut self, side: Side, budget: u64) -> Option<Vec<usize>> {
         if !self.board.has_four_move(side) && !self.board.has_five(side) {
             return None;
         }
@@ -148,12 +149,12 @@ impl<'a> Searcher<'a> {
     /// Negamax value of the position for `side` to move, searched `depth` plies deep, `ply`
     /// plies from the root, within `(alpha, beta)`. Returns 0 once the budget has stopped the
     /// search (the caller discards it).
-    pub fn negamax(&mut self, depth: i32, ply: usize, alpha: i32, beta: i32, side: usize) -> i32 {
+    pub fn negamax(&mut self, depth: i32, ply: usize, alpha: i32, beta: i32, side: Side) -> i32 {
         self.pv[ply].clear();
         if self.budget.spend(1) {
             return 0;
         }
-        let other = 1 - side;
+        let other = side.opponent();
         let plies = ply as i32;
         if self.board.has_five(side) {
             return WIN - plies - 1;
@@ -352,7 +353,7 @@ impl<'a> Searcher<'a> {
                                 killers[1] = killers[0];
                                 killers[0] = at as u16;
                             }
-                            self.history[at][side] += (depth * depth) as u32;
+                            self.history[at][side.index()] += (depth * depth) as u32;
                         }
                         break;
                     }
@@ -389,14 +390,20 @@ impl<'a> Searcher<'a> {
         ply: usize,
         beta: i32,
         eval: i32,
-        side: usize,
+        side: Side,
     ) -> Option<i32> {
         if depth < NULL_MOVE_DEPTH || eval < beta || self.after_null || beta.abs() >= MATE_BOUND {
             return None;
         }
         let reduction = 2 + depth / 4;
         self.after_null = true;
-        let score = -self.negamax(depth - 1 - reduction, ply + 1, -beta, -beta + 1, 1 - side);
+        let score = -self.negamax(
+            depth - 1 - reduction,
+            ply + 1,
+            -beta,
+            -beta + 1,
+            side.opponent(),
+        );
         self.after_null = false;
         if self.budget.stopped() {
             // The caller returns this 0 and the search above it discards it, as after any stop.
@@ -437,21 +444,21 @@ mod tests {
         let table = Table::acquire();
         let mut searcher = Searcher::new(midgame(), Budget::new(None, None), &WEIGHTS, &table);
         let key = searcher.board.hash();
-        let eval = searcher.evaluate(0);
+        let eval = searcher.evaluate(Side::First);
         // Too shallow, or the evaluation below beta: no null move.
-        assert_eq!(searcher.null_move(2, 1, eval, eval, 0), None);
-        assert_eq!(searcher.null_move(6, 1, eval + 1, eval, 0), None);
+        assert_eq!(searcher.null_move(2, 1, eval, eval, Side::First), None);
+        assert_eq!(searcher.null_move(6, 1, eval + 1, eval, Side::First), None);
         assert!(table.probe(key).is_none());
         // The same stones with white to move, searched 10 - 1 - 4 = 5 plies deep (too deep for
         // reverse futility to return before storing): stored under the null move's key only, so
         // a real position with these stones (black to move) never reads white's result.
-        searcher.null_move(10, 1, eval, eval, 0);
+        searcher.null_move(10, 1, eval, eval, Side::First);
         assert!(!searcher.after_null);
         assert!(table.probe(key).is_none());
         assert!(table.probe(key ^ NULL_MOVE_KEY).is_some());
         // Inside the null move's subtree no second null move is tried.
         searcher.after_null = true;
-        assert_eq!(searcher.null_move(6, 1, eval, eval, 0), None);
+        assert_eq!(searcher.null_move(6, 1, eval, eval, Side::First), None);
     }
 
     #[test]
@@ -462,7 +469,7 @@ mod tests {
         let board = super::super::moves::tests::counter_position();
         let table = Table::acquire();
         let mut searcher = Searcher::new(board, Budget::new(None, None), &WEIGHTS, &table);
-        let score = searcher.negamax(4, 1, -INFINITY, INFINITY, 0);
+        let score = searcher.negamax(4, 1, -INFINITY, INFINITY, Side::First);
         assert!(score > -MATE_BOUND, "{score}");
     }
 
@@ -483,7 +490,7 @@ mod tests {
             board.padded(7 * 15 + 10),
             board.padded(3 * 15 + 7),
         );
-        for side in [0, 1] {
+        for side in Side::BOTH {
             // Making the four (black) or taking its cell (white) is never quiet.
             assert!(!moves::is_quiet(&board, g8, side));
             assert!(!moves::is_quiet(&board, k8, side));

@@ -15,6 +15,7 @@
 //!
 //! Only the `k`-windows through the centre count, so a pattern is always about the stone played.
 
+use crate::engine::search::side::Side;
 use std::sync::OnceLock;
 
 /// What playing a cell makes along one line, weakest first.
@@ -113,10 +114,10 @@ impl PatternTable {
         2 * slot as u32
     }
 
-    /// The pattern `side` (0 black, 1 white) makes at the centre of `key`.
+    /// The pattern `side` (black first, white second) makes at the centre of `key`.
     #[inline]
-    pub fn get(&self, key: u32, side: usize) -> Pattern {
-        self.patterns[key as usize][side]
+    pub fn get(&self, key: u32, side: Side) -> Pattern {
+        self.patterns[key as usize][side.index()]
     }
 
     fn build(k: usize) -> Self {
@@ -220,8 +221,8 @@ mod tests {
     #[test]
     fn gomoku_patterns_are_counted_as_players_count_them() {
         let table = PatternTable::for_k(5);
-        let black = |text: &str| table.get(key(text, 5), 0);
-        let white = |text: &str| table.get(key(text, 5), 1);
+        let black = |text: &str| table.get(key(text, 5), Side::First);
+        let white = |text: &str| table.get(key(text, 5), Side::Second);
         assert_eq!(black("....xx*xx...."), Pattern::Five);
         assert_eq!(black("...xxxx*....."), Pattern::Five);
         assert_eq!(black("....xxx*....."), Pattern::Flex4);
@@ -247,10 +248,10 @@ mod tests {
             let table = PatternTable::for_k(k);
             let run: String = "x".repeat(k - 1);
             let text = format!("{}{run}*{}", ".".repeat(k), ".".repeat(k));
-            assert_eq!(table.get(key(&text, k), 0), Pattern::Five);
+            assert_eq!(table.get(key(&text, k), Side::First), Pattern::Five);
             let open: String = "x".repeat(k - 2);
             let text = format!("{}{open}*{}", ".".repeat(k), ".".repeat(k));
-            assert_eq!(table.get(key(&text, k), 0), Pattern::Flex4);
+            assert_eq!(table.get(key(&text, k), Side::First), Pattern::Flex4);
         }
     }
 }

@@ -2,12 +2,13 @@
 //! iterative deepening over the candidate moves until the work budget or the deadline stops it,
 //! and every legal move gets a value for the [`Analysis`].
 
-use super::board::{Board, Threat, index};
+use super::board::{Board, Threat};
 use super::budget::Budget;
 use super::eval::WEIGHTS;
 use super::negamax::{EVAL_MAX, INFINITY, MATE_BOUND, MAX_PLY, Searcher, WIN};
 use super::table::Table;
 use super::threats::{Vcf, Vct};
+use crate::engine::search::side::Side;
 use crate::engine::{Analysis, Evaluation, MoveScore, Position, Scoring, SearchLimits};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::time::Instant;
@@ -76,7 +77,7 @@ pub fn analyze(
 ) -> Analysis {
     let geometry = position.geometry();
     let mut board = Board::new(geometry, position.cells(), &WEIGHTS);
-    let side = index(position.to_move());
+    let side = Side::of(position.to_move());
     // Short wins first: each round allows more fours, within one budget.
     let mut vcf = Vcf::new(ROOT_VCF_BUDGET);
     for fours in ROOT_VCF_FOURS {
@@ -160,7 +161,7 @@ pub fn analyze(
 fn deepen(
     searcher: &mut Searcher,
     root: &mut [RootMove],
-    side: usize,
+    side: Side,
     last_depth: i32,
     all_moves: bool,
     mut threat_check: Option<&mut Vct>,
@@ -219,7 +220,7 @@ struct Shared<'a> {
 fn help(
     position: &Position,
     cells: &[usize],
-    side: usize,
+    side: Side,
     shared: &Shared,
     deadline: Option<Instant>,
 ) -> u64 {
@@ -248,10 +249,10 @@ fn iterate(
     searcher: &mut Searcher,
     root: &mut [RootMove],
     depth: i32,
-    side: usize,
+    side: Side,
     all_moves: bool,
 ) -> Option<(Vec<u16>, bool)> {
-    let other = 1 - side;
+    let other = side.opponent();
     let mut alpha = -INFINITY;
     let mut best: Option<(usize, Vec<u16>)> = None;
     let mut scores: Vec<Option<i32>> = vec![None; root.len()];
@@ -300,7 +301,7 @@ fn iterate(
 
 /// Orders the root moves by the static evaluation after each, best first (the fallback when no
 /// iteration searched a move before the deadline).
-fn order_by_one_ply(board: &mut Board, root: &mut [RootMove], side: usize) {
+fn order_by_one_ply(board: &mut Board, root: &mut [RootMove], side: Side) {
     for m in root.iter_mut() {
         m.score = one_ply(board, m.at, side);
     }
@@ -308,9 +309,9 @@ fn order_by_one_ply(board: &mut Board, root: &mut [RootMove], side: usize) {
 }
 
 /// The static evaluation, for `side`, of the position after it plays `at`.
-fn one_ply(board: &mut Board, at: usize, side: usize) -> i32 {
+fn one_ply(board: &mut Board, at: usize, side: Side) -> i32 {
     board.play(at, side);
-    let value = -board.evaluate(1 - side, EVAL_MAX);
+    let value = -board.evaluate(side.opponent(), EVAL_MAX);
     board.undo(at, side);
     value
 }
@@ -329,11 +330,11 @@ fn one_ply(board: &mut Board, at: usize, side: usize) -> i32 {
 fn set_aside_losing(
     board: &mut Board,
     cells: &mut Vec<usize>,
-    side: usize,
+    side: Side,
     vct: &mut Vct,
     pass_budget: u64,
 ) -> bool {
-    let other = 1 - side;
+    let other = side.opponent();
     if let Some(block) = board.five_cell(other) {
         // Only the block does not lose at once; the tree searches what follows it.
         if !board.has_five(side) {
@@ -395,7 +396,7 @@ struct Checks {
 fn recheck_best(
     searcher: &mut Searcher,
     root: &mut [RootMove],
-    side: usize,
+    side: Side,
     vct: &mut Vct,
     checks: &mut Checks,
 ) -> bool {
@@ -433,11 +434,11 @@ fn recheck_best(
 /// Whether the opponent wins by continuous threats (found within `budget` nodes) after `side`
 /// plays `at`. A move that makes a four is not checked here: the opponent must block it first,
 /// and the tree search sees what follows.
-fn leaves_vct(board: &mut Board, at: usize, side: usize, vct: &mut Vct, budget: u64) -> bool {
+fn leaves_vct(board: &mut Board, at: usize, side: Side, vct: &mut Vct, budget: u64) -> bool {
     board.play(at, side);
     vct.set_budget(budget);
-    let refuted =
-        board.five_cell(side).is_none() && vct.find(board, 1 - side, VCT_MAX_THREATS).is_some();
+    let refuted = board.five_cell(side).is_none()
+        && vct.find(board, side.opponent(), VCT_MAX_THREATS).is_some();
     board.undo(at, side);
     refuted
 }
@@ -453,7 +454,7 @@ fn threat_win(
     first: usize,
     nodes: u64,
 ) -> Analysis {
-    let side = index(position.to_move());
+    let side = Side::of(position.to_move());
     let cell = board.unpadded(first);
     let mut board = board;
     let root = [RootMove {
@@ -493,7 +494,7 @@ fn root_moves(board: &Board) -> Vec<usize> {
 fn score_moves(
     board: &mut Board,
     root: &[RootMove],
-    side: usize,
+    side: Side,
     scoring: Scoring,
     position: &Position,
 ) -> Vec<MoveScore> {
@@ -548,7 +549,7 @@ fn forced_win(
     nodes: u64,
 ) -> Analysis {
     let geometry = position.geometry();
-    let side = index(position.to_move());
+    let side = Side::of(position.to_move());
     let first = board.unpadded(line[0]);
     let pv: Vec<usize> = line.iter().map(|&a| board.unpadded(a)).collect();
     let mut board = board;
@@ -609,7 +610,7 @@ mod tests {
 
     /// The root moves kept after `moves` (SGF letters), where the opponent must have a VCT if
     /// the side to move passed; with the board and the side to move.
-    fn kept_under_a_vct(moves: &str) -> (Board, usize, Vec<usize>) {
+    fn kept_under_a_vct(moves: &str) -> (Board, Side, Vec<usize>) {
         let (mut board, side) = board_after(moves);
         let mut cells = root_moves(&board);
         let mut vct = Vct::new(VCT_BUDGET);

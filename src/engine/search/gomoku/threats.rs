@@ -9,6 +9,7 @@
 use std::time::Instant;
 
 use super::board::{Board, Threat};
+use crate::engine::search::side::Side;
 
 /// Entries of the table of attacker positions already shown to have no VCF.
 const FAILED_SLOTS: usize = 1 << 16;
@@ -69,7 +70,7 @@ impl Vcf {
     /// A win for `side`, to move on `board`, by continuous fours of at most `max_fours` attacker
     /// moves: the line (padded cells: attacker, defender, ..., the completing move), or `None`
     /// if none was found within the budget. The board is left as it was.
-    pub fn find(&mut self, board: &mut Board, side: usize, max_fours: u32) -> Option<Vec<usize>> {
+    pub fn find(&mut self, board: &mut Board, side: Side, max_fours: u32) -> Option<Vec<usize>> {
         let mut line = Vec::new();
         match self.search(board, side, max_fours, &mut line) {
             Found::Win => {
@@ -82,14 +83,14 @@ impl Vcf {
 
     /// Whether `side` has no VCF of at most `max_fours` attacker moves, shown by a search that
     /// ran to its end within the budget (`false` when it found one or ran out).
-    pub fn has_none(&mut self, board: &mut Board, side: usize, max_fours: u32) -> bool {
+    pub fn has_none(&mut self, board: &mut Board, side: Side, max_fours: u32) -> bool {
         self.search(board, side, max_fours, &mut Vec::new()) == Found::None
     }
 
     fn search(
         &mut self,
         board: &mut Board,
-        side: usize,
+        side: Side,
         max_fours: u32,
         line: &mut Vec<usize>,
     ) -> Found {
@@ -101,7 +102,7 @@ impl Vcf {
     fn attack(
         &mut self,
         board: &mut Board,
-        side: usize,
+        side: Side,
         fours_left: u32,
         start: u64,
         line: &mut Vec<usize>,
@@ -111,7 +112,7 @@ impl Vcf {
             line.push(five);
             return Found::Win;
         }
-        let other = 1 - side;
+        let other = side.opponent();
         if self.nodes - start > self.budget {
             return Found::Unknown;
         }
@@ -121,7 +122,7 @@ impl Vcf {
             return Found::None;
         }
         // The attacker is part of the key: a position can fail for one side and not the other.
-        let key = board.hash() ^ SIDE_KEYS[side];
+        let key = board.hash() ^ SIDE_KEYS[side.index()];
         let slot = (key as usize) & (FAILED_SLOTS - 1);
         if self.failed[slot] == key && u32::from(self.failed_depth[slot]) >= fours_left {
             return Found::None;
@@ -256,7 +257,7 @@ impl Vct {
 
     /// The first move of a win by continuous threats for `side` to move, with at most
     /// `max_threats` attacker moves, if one is found within the budget.
-    pub fn find(&mut self, board: &mut Board, side: usize, max_threats: u32) -> Option<usize> {
+    pub fn find(&mut self, board: &mut Board, side: Side, max_threats: u32) -> Option<usize> {
         self.start = self.nodes();
         for depth in 2..=max_threats {
             if let Some(first) = self.attack(board, side, depth, None) {
@@ -277,7 +278,7 @@ impl Vct {
     fn attack(
         &mut self,
         board: &mut Board,
-        side: usize,
+        side: Side,
         depth: u32,
         last: Option<usize>,
     ) -> Option<usize> {
@@ -286,12 +287,12 @@ impl Vct {
             self.next_clock = self.nodes() + DEADLINE_EVERY;
             self.expired |= self.deadline.is_some_and(|d| Instant::now() >= d);
         }
-        let other = 1 - side;
+        let other = side.opponent();
         if let Some(five) = board.five_cell(side) {
             return Some(five);
         }
         let key = board.hash()
-            ^ SIDE_KEYS[side]
+            ^ SIDE_KEYS[side.index()]
             ^ last.map_or(0, |l| (l as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let slot = (key as usize) & (FAILED_SLOTS - 1);
         if self.failed[slot].0 == key && self.failed[slot].1 >= depth {
@@ -335,9 +336,9 @@ impl Vct {
     /// every defence loses. Against a four the defender must block; against an open three it may
     /// play any cell that stops it or a four of its own (after which the attacker blocks and the
     /// defender moves again); a VCF of its own (or a search for one cut short) refutes.
-    fn defender_loses(&mut self, board: &mut Board, side: usize, depth: u32, last: usize) -> bool {
+    fn defender_loses(&mut self, board: &mut Board, side: Side, depth: u32, last: usize) -> bool {
         self.nodes += 1;
-        let other = 1 - side;
+        let other = side.opponent();
         if board.has_five(other) || self.out_of_budget() {
             return false;
         }
@@ -391,11 +392,14 @@ pub(crate) mod tests {
     use crate::engine::{Geometry, Player};
 
     /// The 15 x 15 board after `moves` (column letter, row letter, as in SGF; black first).
-    pub(crate) fn board_after(moves: &str) -> (Board, usize) {
+    pub(crate) fn board_after(moves: &str) -> (Board, Side) {
         let geometry = Geometry::new(15, 15, 5).unwrap();
         let cells = cells_after(moves);
         let stones = cells.iter().flatten().count();
-        (Board::new(geometry, &cells, &WEIGHTS), stones % 2)
+        (
+            Board::new(geometry, &cells, &WEIGHTS),
+            Side::from_index(stones % 2),
+        )
     }
 
     /// The 15 × 15 cells after `moves` (SGF letters, column first, black first).
@@ -460,8 +464,9 @@ pub(crate) mod tests {
                 continue;
             }
             let mut board = Board::new(geometry, &cells, &WEIGHTS);
-            for side in 0..2 {
-                if board.has_five(1 - side) && board.count(1 - side, Threat::Five) > 1 {
+            for side in Side::BOTH {
+                if board.has_five(side.opponent()) && board.count(side.opponent(), Threat::Five) > 1
+                {
                     continue;
                 }
                 let mut vcf = Vcf::new(10_000);
@@ -471,7 +476,7 @@ pub(crate) mod tests {
                     for (i, &at) in line.iter().enumerate() {
                         let cell = board.unpadded(at);
                         assert!(check[cell].is_none(), "line plays on an empty cell");
-                        let mover = if (i % 2 == 0) == (side == 0) {
+                        let mover = if (i % 2 == 0) == (side == Side::First) {
                             Player::X
                         } else {
                             Player::O
