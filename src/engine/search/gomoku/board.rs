@@ -2,7 +2,7 @@
 //! kept up to date stone by stone.
 //!
 //! The board is stored with a margin of `k - 1` wall cells on every side, so a cell's neighbours
-//! along a line never leave the array. Each cell keeps one key per direction (see
+//! along a line never leave the array ([`Layout`]). Each cell keeps one key per direction (see
 //! [`pattern`](super::pattern)); a stone updates the keys of the `4 × 2 (k - 1)` cells that see it
 //! and re-reads their patterns. From the patterns the board keeps, per empty cell and side, a
 //! [`Threat`] (the strongest combination over the four lines) and a static value, and per side the
@@ -10,6 +10,7 @@
 //! threat checks then cost nothing.
 
 use super::eval::{Combos, PATTERN_BITS, THREAT_CELLS_CAP, Weights};
+use super::layout::Layout;
 use super::pattern::{BLACK, EMPTY, Pattern, PatternTable, WALL, WHITE};
 use super::sets::ThreatSets;
 use super::windows::{Sums, WindowScores};
@@ -48,11 +49,6 @@ impl Threat {
     }
 }
 
-/// The four line directions, as steps in the padded array.
-fn steps(stride: usize) -> [isize; 4] {
-    [1, stride as isize, stride as isize + 1, stride as isize - 1]
-}
-
 #[derive(Clone, Copy, Debug)]
 struct Cell {
     /// `EMPTY`, `BLACK`, `WHITE` or `WALL`.
@@ -77,10 +73,7 @@ pub struct Board {
     weights: &'static Weights,
     combos: &'static Combos,
     k: usize,
-    cols: usize,
-    pad: usize,
-    stride: usize,
-    steps: [isize; 4],
+    layout: Layout,
     cells: Vec<Cell>,
     /// The playable cells, as padded indices.
     playable: Vec<u16>,
@@ -113,9 +106,11 @@ impl Board {
     /// A board holding `cells` (row-major, the position's cells).
     pub fn new(geometry: Geometry, cells: &[Option<Player>], weights: &'static Weights) -> Self {
         let k = geometry.k();
-        let pad = k - 1;
-        let stride = geometry.cols() + 2 * pad;
-        let height = geometry.rows() + 2 * pad;
+        let layout = Layout::new(geometry);
+        assert!(
+            layout.len() <= super::sets::WORDS * 64,
+            "board too large for the bit sets"
+        );
         let blank = Cell {
             stone: WALL,
             near: 0,
@@ -124,42 +119,30 @@ impl Board {
             threat: [Threat::Quiet; 2],
             value: [0; 2],
         };
-        let inside = |at: usize| {
-            (pad..pad + geometry.rows()).contains(&(at / stride))
-                && (pad..pad + geometry.cols()).contains(&(at % stride))
-        };
+        let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
         let mut board = Self {
             table: PatternTable::for_k(k),
             weights,
             combos: weights.combos(),
             k,
-            cols: geometry.cols(),
-            pad,
-            stride,
-            steps: steps(stride),
-            cells: vec![blank; stride * height],
+            layout,
+            cells: vec![blank; layout.len()],
             playable: Vec::with_capacity(geometry.cells()),
             threat_counts: [[0; Threat::COUNT]; 2],
             stones: 0,
             hash: 0,
-            zobrist: Vec::new(),
+            zobrist: (0..layout.len())
+                .map(|_| [splitmix(&mut seed), splitmix(&mut seed)])
+                .collect(),
             history: Vec::new(),
             sets: ThreatSets::default(),
             saved: Vec::new(),
             saved_at: Vec::new(),
             saved_counts: Vec::new(),
-            windows: WindowScores::new(weights, k, stride * height, steps(stride), inside),
+            windows: WindowScores::new(weights, k, &layout),
         };
-        assert!(
-            stride * height <= super::sets::WORDS * 64,
-            "board too large for the bit sets"
-        );
-        let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
-        board.zobrist = (0..stride * height)
-            .map(|_| [splitmix(&mut seed), splitmix(&mut seed)])
-            .collect();
         for index in 0..geometry.cells() {
-            let at = board.padded(index);
+            let at = layout.padded(index);
             board.cells[at].stone = EMPTY;
             board.playable.push(at as u16);
         }
@@ -175,7 +158,7 @@ impl Board {
         }
         for (cell, stone) in cells.iter().enumerate() {
             if let Some(player) = stone {
-                board.play(board.padded(cell), Side::of(*player));
+                board.play(layout.padded(cell), Side::of(*player));
             }
         }
         board.history.clear();
@@ -185,34 +168,9 @@ impl Board {
         board
     }
 
-    /// The padded index of a row-major cell index.
-    pub fn padded(&self, index: usize) -> usize {
-        let (row, col) = (index / self.cols, index % self.cols);
-        (row + self.pad) * self.stride + col + self.pad
-    }
-
-    /// The row-major cell index of a padded index.
-    pub fn unpadded(&self, at: usize) -> usize {
-        let (row, col) = (at / self.stride - self.pad, at % self.stride - self.pad);
-        row * self.cols + col
-    }
-
-    /// Whether `a` and `b` (padded) share a row, column or diagonal, at most `reach` apart.
-    pub fn on_star(&self, a: usize, b: usize, reach: usize) -> bool {
-        let (ra, ca) = (a / self.stride, a % self.stride);
-        let (rb, cb) = (b / self.stride, b % self.stride);
-        let (dr, dc) = (ra.abs_diff(rb), ca.abs_diff(cb));
-        dr.max(dc) <= reach && (dr == 0 || dc == 0 || dr == dc)
-    }
-
-    /// The cells in line with `at` (padded) and at most `k - 1` apart, that is within one line
-    /// of `k` of it, `at` excluded: padding cells among them, never empty, but no index off
-    /// the array (the padding is `k - 1` wide).
-    pub fn within_a_line(&self, at: usize) -> impl Iterator<Item = usize> + '_ {
-        let (at, reach) = (at as isize, self.pad as isize);
-        steps(self.stride).into_iter().flat_map(move |step| {
-            (1..=reach).flat_map(move |d| [at - d * step, at + d * step].map(|a| a as usize))
-        })
+    /// Where the cells sit in the board's array: the padded indices every method here takes.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
     }
 
     /// The playable cells (padded indices).
@@ -381,7 +339,7 @@ impl Board {
     fn near(&mut self, at: usize, delta: i8) {
         for dr in -2isize..=2 {
             for dc in -2isize..=2 {
-                let other = at as isize + dr * self.stride as isize + dc;
+                let other = at as isize + dr * self.layout.stride() as isize + dc;
                 if let Some(cell) = self.cells.get_mut(other as usize) {
                     cell.near = cell.near.wrapping_add_signed(delta);
                 }
@@ -397,7 +355,7 @@ impl Board {
     fn rekey(&mut self, at: usize, change: impl Fn(u32, u32) -> u32, refresh: bool) {
         let reach = self.k as isize - 1;
         for dir in 0..4 {
-            let step = self.steps[dir];
+            let step = self.layout.steps[dir];
             for j in (-reach..=reach).filter(|&j| j != 0) {
                 let other = at as isize + j * step;
                 if other < 0 || other as usize >= self.cells.len() {
@@ -556,7 +514,7 @@ mod tests {
                 let cell = empty[(splitmix(&mut seed) % empty.len() as u64) as usize];
                 let player = if turn % 2 == 0 { Player::X } else { Player::O };
                 cells[cell] = Some(player);
-                board.play(board.padded(cell), Side::of(player));
+                board.play(board.layout().padded(cell), Side::of(player));
                 played.push((cell, player));
                 assert_eq!(
                     snapshot(&board),
@@ -571,7 +529,7 @@ mod tests {
                 );
             }
             while let Some((cell, player)) = played.pop() {
-                board.undo(board.padded(cell), Side::of(player));
+                board.undo(board.layout().padded(cell), Side::of(player));
                 cells[cell] = None;
                 assert_eq!(board.windows.sums(), plain_window_scores(geometry, &cells));
                 assert_eq!(

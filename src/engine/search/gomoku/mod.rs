@@ -4,7 +4,9 @@
 //! - [`pattern`]: what a stone makes along a line (five, open four, four, open three, three,
 //!   twos), one table per `k`;
 //! - [`board`]: the stones and, kept up to date stone by stone, each empty cell's patterns, its
-//!   strongest combination ([`board::Threat`]) and its value for each side;
+//!   strongest combination ([`board::Threat`]) and its value for each side; with the array it
+//!   keeps them in ([`layout`]), its line windows ([`windows`]) and the cells where each side
+//!   makes a five or a four ([`sets`]);
 //! - [`eval`]: the weights of the patterns and combinations, and so the static evaluation;
 //!   [`features`] its terms for a position, to fit them to game results;
 //! - [`threats`]: victory by continuous fours (VCF), a proven win when found, and by threes and
@@ -26,6 +28,7 @@ mod board;
 mod budget;
 mod eval;
 mod features;
+mod layout;
 mod moves;
 mod negamax;
 mod pattern;

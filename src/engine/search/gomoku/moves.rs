@@ -111,7 +111,7 @@ pub fn generate(
                 // in the line, which that reply would then turn into a four (or better) and
                 // break the sequence.
                 for reply in forced_replies(line) {
-                    for at in board.within_a_line(reply) {
+                    for at in board.layout().within_a_line(reply) {
                         if board.is_empty(at)
                             && board.threat(at, side) >= Threat::Three
                             && !moves.iter().any(|&(_, m)| m == at)
@@ -211,7 +211,7 @@ pub(crate) mod tests {
             "ii hj ee eh ij hh hi gi gh jk ik il ig ih li fg jg he gf ji hf hm gn",
         );
         let mut moves = generated(&board, side, None);
-        let h12 = board.padded(11 * 15 + 7);
+        let h12 = board.layout().padded(11 * 15 + 7);
         assert_eq!(moves.len(), 16);
         assert!(!moves.iter().any(|&(_, at)| at == h12));
         add_threes(&board, side, &mut moves);
@@ -229,7 +229,7 @@ pub(crate) mod tests {
         let line = Vcf::new(1 << 12)
             .find(&mut board, o, 12)
             .expect("O has a VCF");
-        let counter = board.padded(8 * 15 + 4);
+        let counter = board.layout().padded(8 * 15 + 4);
         assert!(!line.contains(&counter), "the counter is off the line");
         assert_eq!(board.threat(counter, x), Threat::OpenThree);
         let moves = generated(&board, x, Some(&line));
@@ -242,7 +242,7 @@ pub(crate) mod tests {
         }
         for &at in cells.iter().filter(|at| !line.contains(at)) {
             let four = board.threat(at, x).is_four();
-            let reach = forced_replies(&line).any(|reply| board.on_star(at, reply, 4));
+            let reach = forced_replies(&line).any(|reply| board.layout().on_star(at, reply, 4));
             assert!(
                 four || (board.threat(at, x) >= Threat::Three && reach),
                 "{at}"

@@ -486,9 +486,9 @@ mod tests {
         let board = Board::new(Geometry::new(15, 15, 5).unwrap(), &cells, &WEIGHTS);
         // h4 is far from every stone.
         let (g8, k8, far) = (
-            board.padded(7 * 15 + 6),
-            board.padded(7 * 15 + 10),
-            board.padded(3 * 15 + 7),
+            board.layout().padded(7 * 15 + 6),
+            board.layout().padded(7 * 15 + 10),
+            board.layout().padded(3 * 15 + 7),
         );
         for side in Side::BOTH {
             // Making the four (black) or taking its cell (white) is never quiet.

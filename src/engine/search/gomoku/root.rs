@@ -150,7 +150,7 @@ pub fn analyze(
     let mut analysis = Analysis::from_moves(moves, nodes, Some(completed.max(1) as u32));
     analysis.pv = pv
         .iter()
-        .map(|&a| searcher.board.unpadded(a as usize))
+        .map(|&a| searcher.board.layout().unpadded(a as usize))
         .collect();
     analysis
 }
@@ -455,7 +455,7 @@ fn threat_win(
     nodes: u64,
 ) -> Analysis {
     let side = Side::of(position.to_move());
-    let cell = board.unpadded(first);
+    let cell = board.layout().unpadded(first);
     let mut board = board;
     let root = [RootMove {
         at: first,
@@ -502,7 +502,7 @@ fn score_moves(
     position
         .empty_cells()
         .map(|cell| {
-            let at = board.padded(cell);
+            let at = board.layout().padded(cell);
             let value = match root.iter().find(|m| m.at == at) {
                 Some(m) => m.score,
                 None => one_ply(board, at, side).min(floor - 1),
@@ -550,8 +550,8 @@ fn forced_win(
 ) -> Analysis {
     let geometry = position.geometry();
     let side = Side::of(position.to_move());
-    let first = board.unpadded(line[0]);
-    let pv: Vec<usize> = line.iter().map(|&a| board.unpadded(a)).collect();
+    let first = board.layout().unpadded(line[0]);
+    let pv: Vec<usize> = line.iter().map(|&a| board.layout().unpadded(a)).collect();
     let mut board = board;
     let mut moves = score_moves(&mut board, &[], side, scoring, position);
     let plies = line.len() as i32;
@@ -636,7 +636,7 @@ mod tests {
     #[test]
     fn under_a_vct_the_movers_own_threats_that_hold_stay_root_moves() {
         let (board, side, cells) = kept_under_a_vct("jf ih hk ji hg hi gj ii ki ij ik jk gh jj jl");
-        let j8 = board.padded(7 * 15 + 9);
+        let j8 = board.layout().padded(7 * 15 + 9);
         assert!(board.threat(j8, side).is_four());
         assert!(cells.contains(&j8), "{cells:?}");
         // And the search finds the win, with the work budget of a 0.5 s move on the server's
@@ -663,7 +663,7 @@ mod tests {
         let moves = "kk ig fg ji gf jf gh jh jj ki hf mk lj";
         let (board, side, cells) = kept_under_a_vct(moves);
         let k7 = 6 * 15 + 10;
-        let at = board.padded(k7);
+        let at = board.layout().padded(k7);
         assert!(board.threat(at, side) < Threat::OpenThree);
         assert!(cells.contains(&at), "{cells:?}");
         // And the search, with the work budget of a 0.5 s move, finds the win there.

@@ -310,7 +310,7 @@ impl Vct {
             .filter(|&at| {
                 last.is_none_or(|last| {
                     board.threat(at, side) >= Threat::DoubleThree
-                        || board.on_star(last, at, VCT_REACH)
+                        || board.layout().on_star(last, at, VCT_REACH)
                 })
             })
             .map(|at| (-board.value(at, side), at))
@@ -474,7 +474,7 @@ pub(crate) mod tests {
                     found += 1;
                     let mut check = cells.clone();
                     for (i, &at) in line.iter().enumerate() {
-                        let cell = board.unpadded(at);
+                        let cell = board.layout().unpadded(at);
                         assert!(check[cell].is_none(), "line plays on an empty cell");
                         let mover = if (i % 2 == 0) == (side == Side::First) {
                             Player::X

@@ -6,6 +6,7 @@
 //! sums it saved before the move ([`WindowScores::sums`]).
 
 use super::eval::Weights;
+use super::layout::Layout;
 use crate::engine::search::side::Side;
 
 /// Marks an unused slot in `through`.
@@ -29,15 +30,10 @@ pub struct WindowScores {
 }
 
 impl WindowScores {
-    /// The windows of a board of `cells` padded cells: the runs of `k` cells along each step of
-    /// `steps` whose cells `inside` accepts (the board's, not the padding), all empty.
-    pub fn new(
-        weights: &'static Weights,
-        k: usize,
-        cells: usize,
-        steps: [isize; 4],
-        inside: impl Fn(usize) -> bool,
-    ) -> Self {
+    /// The windows of the board laid out by `layout`: every run of `k` of its cells along a
+    /// line, all empty.
+    pub fn new(weights: &'static Weights, k: usize, layout: &Layout) -> Self {
+        let cells = layout.len();
         let slots = 4 * k;
         let mut windows = Self {
             weights,
@@ -47,11 +43,11 @@ impl WindowScores {
             sums: [[0; 2]; 2],
         };
         let mut filled = vec![0usize; cells];
-        for start in (0..cells).filter(|&at| inside(at)) {
-            for step in steps {
+        for start in (0..cells).filter(|&at| layout.inside(at)) {
+            for step in layout.steps {
                 let members: Vec<usize> = (0..k)
                     .map(|i| start as isize + i as isize * step)
-                    .take_while(|&m| (0..cells as isize).contains(&m) && inside(m as usize))
+                    .take_while(|&m| (0..cells as isize).contains(&m) && layout.inside(m as usize))
                     .map(|m| m as usize)
                     .collect();
                 if members.len() == k {
