@@ -1,6 +1,5 @@
-//! The board as the threat search ([`super::threats`], [`super::root_threats`]) was written
-//! against: a [`Grid`] whose methods take sides as indices 0 and 1. It goes when those two
-//! modules go; everything else uses [`Grid`] and [`super::side::Side`].
+//! The board of the threat search ([`super::threats`], [`super::root_threats`]): a [`Grid`] with
+//! the [`Patterns`] that list the cells making a four, which the VCF walks.
 
 use std::ops::{Deref, DerefMut};
 
@@ -8,12 +7,9 @@ use std::ops::{Deref, DerefMut};
 use super::super::{Geometry, Player};
 use super::grid::Grid;
 use super::patterns::Patterns;
-use super::side::Side as SideType;
+use super::side::Side;
 
-/// A side as an index: 0 for the first player, 1 for the second.
-pub type Side = usize;
-
-/// A [`Grid`] with sides as indices.
+/// A [`Grid`] and its four-making cells.
 pub struct Board {
     pub grid: Grid,
     patterns: Patterns,
@@ -28,33 +24,32 @@ impl Board {
 
     /// Puts a stone of `side` on the empty `cell`.
     pub fn play(&mut self, cell: usize, side: Side) {
-        self.grid.play(cell, SideType::from_index(side));
+        self.grid.play(cell, side);
     }
 
     /// Takes the stone of `side` off `cell`.
     pub fn undo(&mut self, cell: usize, side: Side) {
-        self.grid.undo(cell, SideType::from_index(side));
+        self.grid.undo(cell, side);
     }
 
     /// Whether playing `cell` completes a line for `side`.
     pub fn wins_at(&self, cell: usize, side: Side) -> bool {
-        self.grid.wins_at(cell, SideType::from_index(side))
+        self.grid.wins_at(cell, side)
     }
 
     /// See [`Grid::threat_cells`].
     pub fn threat_cells(&self, side: Side) -> (Option<usize>, bool) {
-        self.grid.threat_cells(SideType::from_index(side))
+        self.grid.threat_cells(side)
     }
 
     /// See [`Grid::other_threat_cell`].
     pub fn other_threat_cell(&self, side: Side, not: usize) -> (usize, bool) {
-        self.grid.other_threat_cell(SideType::from_index(side), not)
+        self.grid.other_threat_cell(side, not)
     }
 
     /// See [`Patterns::four_making_cells`].
     pub fn four_making_cells(&mut self, side: Side, out: &mut Vec<u16>) {
-        self.patterns
-            .four_making_cells(&self.grid, SideType::from_index(side), out);
+        self.patterns.four_making_cells(&self.grid, side, out);
     }
 }
 

@@ -3,7 +3,7 @@
 //! is the last completed iteration (the first iteration always completes).
 
 use super::super::{Analysis, MoveScore, Position, Scoring, SearchLimits};
-use super::board::{self, Board};
+use super::board::Board;
 use super::budget::Budget;
 use super::eval;
 use super::grid::Grid;
@@ -17,11 +17,11 @@ use super::side::Side;
 use super::table::Table;
 
 /// The position being analysed and its table, before the search proper (the threat search at
-/// the root works on it: sides as indices, `nodes` the nodes it spent).
+/// the root works on it; `nodes` the nodes it spent).
 pub struct Searcher<'t> {
     pub board: Board,
     pub table: &'t mut Table,
-    pub root_side: board::Side,
+    pub root_side: Side,
     pub nodes: u64,
 }
 
@@ -31,19 +31,19 @@ impl<'t> Searcher<'t> {
         Self {
             board: Board::from(Grid::new(position.geometry(), position.cells())),
             table,
-            root_side: Side::of(position.to_move()).index(),
+            root_side: Side::of(position.to_move()),
             nodes: 0,
         }
     }
 
     /// Static evaluation for `side` to move.
-    pub fn evaluate(&self, side: board::Side) -> i32 {
-        eval::evaluate(&self.board, Side::from_index(side))
+    pub fn evaluate(&self, side: Side) -> i32 {
+        eval::evaluate(&self.board, side)
     }
 
     /// The legal moves at the root, ascending, with twins under symmetry pointing to the first.
     pub fn root_moves(&mut self) -> Vec<RootMove> {
-        let side = Side::from_index(self.root_side);
+        let side = self.root_side;
         let grid = &mut self.board.grid;
         let mut moves: Vec<RootMove> = Vec::new();
         let mut seen: Vec<(u64, usize)> = Vec::new();
@@ -83,8 +83,13 @@ impl<'t> Searcher<'t> {
     ) -> Analysis {
         let geometry = position.geometry();
         let budget = Budget::new(limits, self.nodes);
-        let root_side = Side::from_index(self.root_side);
-        let mut search = Negamax::new(geometry, self.board.grid, self.table, root_side, budget);
+        let mut search = Negamax::new(
+            geometry,
+            self.board.grid,
+            self.table,
+            self.root_side,
+            budget,
+        );
         let empties = search.board.empties() as i32;
         let last_depth = limits
             .max_depth

@@ -33,7 +33,7 @@ impl Searcher<'_> {
                     return win;
                 }
                 self.board.play(m.cell, side);
-                let value = -self.evaluate(1 - side);
+                let value = -self.evaluate(side.opponent());
                 self.board.undo(m.cell, side);
                 RootResult {
                     value: value.min(HEURISTIC_MAX),
@@ -66,10 +66,10 @@ impl Searcher<'_> {
     /// opponent has a VCF if the side to move passes: a stone never helps the opponent's fours.
     pub(super) fn mark_refuted(&mut self, root: &mut [RootMove], vcf: &mut Vcf) {
         let side = self.root_side;
-        let other = 1 - side;
+        let other = side.opponent();
         // Against a four the main search already plays only the block; the filter is for
         // quieter attacks.
-        if self.board.threats[other] > 0 {
+        if self.board.threats(other) > 0 {
             return;
         }
         if vcf.find(&mut self.board, other, VCF_MAX_FOURS).is_none() {

@@ -23,17 +23,6 @@ impl Side {
         }
     }
 
-    /// The side with index `index` (0 or 1): the conversion from the index-based interface of
-    /// the threat search.
-    pub fn from_index(index: usize) -> Self {
-        debug_assert!(index < 2, "a side index is 0 or 1");
-        if index == 0 {
-            Self::First
-        } else {
-            Self::Second
-        }
-    }
-
     /// The other side.
     pub const fn opponent(self) -> Self {
         match self {

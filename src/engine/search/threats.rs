@@ -9,7 +9,8 @@
 //! of fours finds the shortest such line first. Failed positions are remembered in a small
 //! direct-mapped table keyed by position and fours left.
 
-use super::board::{Board, Side};
+use super::board::Board;
+use super::side::Side;
 
 /// Entries of the failure table (a power of two).
 const FAILED_ENTRIES: usize = 1 << 14;
@@ -83,13 +84,13 @@ impl Vcf {
         if self.nodes >= self.limit {
             return false;
         }
-        let defender = 1 - attacker;
-        if board.threats[attacker] > 0 {
+        let defender = attacker.opponent();
+        if board.threats(attacker) > 0 {
             let (cell, _) = board.threat_cells(attacker);
             line.push(cell.expect("a threat has a winning cell"));
             return true;
         }
-        if fours == 0 || board.twos[attacker] == 0 {
+        if fours == 0 || board.twos(attacker) == 0 {
             return false;
         }
         let (key, _) = board.canonical_key();
@@ -97,7 +98,7 @@ impl Vcf {
         if self.failed[slot] == (key, fours + 1) {
             return false;
         }
-        let forced = if board.threats[defender] > 0 {
+        let forced = if board.threats(defender) > 0 {
             match board.threat_cells(defender) {
                 (_, true) => return false,
                 (cell, false) => cell,
@@ -186,9 +187,9 @@ mod tests {
             }
             board.play(cell, side);
             if side == attacker {
-                assert!(board.threats[attacker] > 0, "move {i} is a four: {line:?}");
+                assert!(board.threats(attacker) > 0, "move {i} is a four: {line:?}");
             }
-            side = 1 - side;
+            side = side.opponent();
         }
     }
 
@@ -213,8 +214,10 @@ mod tests {
             "...............",
         ];
         let mut board = board_of(&rows, 5);
-        let line = Vcf::new(100_000).find(&mut board, 0, 10).expect("a VCF");
-        assert_forced_win(&mut board, 0, &line);
+        let line = Vcf::new(100_000)
+            .find(&mut board, Side::First, 10)
+            .expect("a VCF");
+        assert_forced_win(&mut board, Side::First, &line);
     }
 
     #[test]
@@ -227,19 +230,24 @@ mod tests {
             "..........",
         ];
         let mut board = board_of(&rows, 5);
-        assert!(Vcf::new(10_000).find(&mut board, 0, 10).is_none());
+        assert!(Vcf::new(10_000).find(&mut board, Side::First, 10).is_none());
     }
 
     #[test]
     fn finds_the_immediate_win_and_the_double_four() {
         let rows = ["XXXX.....", ".........", "........."];
         let mut board = board_of(&rows, 5);
-        assert_eq!(Vcf::new(100).find(&mut board, 0, 4), Some(vec![4]));
+        assert_eq!(
+            Vcf::new(100).find(&mut board, Side::First, 4),
+            Some(vec![4])
+        );
         // k = 4: a move making three in a row with both ends open.
         let rows = [".X.X..", "......", "......", "......"];
         let mut board = board_of(&rows, 4);
-        let line = Vcf::new(1_000).find(&mut board, 0, 4).expect("a VCF");
+        let line = Vcf::new(1_000)
+            .find(&mut board, Side::First, 4)
+            .expect("a VCF");
         assert_eq!(line.len(), 3, "one move makes two fours: {line:?}");
-        assert_forced_win(&mut board, 0, &line);
+        assert_forced_win(&mut board, Side::First, &line);
     }
 }

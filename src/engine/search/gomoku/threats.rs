@@ -398,7 +398,7 @@ pub(crate) mod tests {
         let stones = cells.iter().flatten().count();
         (
             Board::new(geometry, &cells, &WEIGHTS),
-            Side::from_index(stones % 2),
+            Side::First.after(stones as i32),
         )
     }
 
