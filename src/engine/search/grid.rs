@@ -38,11 +38,10 @@ pub struct Grid {
     contribution: Vec<Contribution>,
     /// Windows each side can still complete.
     live: [u32; 2],
-    /// Windows where each side has `k - 1` stones and the other none. Public to the threat
-    /// search, which indexes it by side index.
-    pub(super) threats: [u32; 2],
-    /// Windows where each side has `k - 2` stones and the other none (public like `threats`).
-    pub(super) twos: [u32; 2],
+    /// Windows where each side has `k - 1` stones and the other none.
+    threats: [u32; 2],
+    /// Windows where each side has `k - 2` stones and the other none.
+    twos: [u32; 2],
     /// Sum of window weights per side (the static evaluation's raw material).
     weight: [i64; 2],
     /// Sum of the centre bonuses of each side's stones: a small positional term of the static

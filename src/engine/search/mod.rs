@@ -23,7 +23,7 @@
 //!   [`threads`]: how many helper threads a big-board search may start;
 //!   [`score`]: internal scores and their conversions; [`pv`]: the principal variation;
 //! - [`threats`] and [`root_threats`]: wins by continuous fours at the root of big boards
-//!   (with [`board`], the index-based board they use).
+//!   (with [`board`], the grid and the four-making cells they walk).
 //!
 //! **Honesty.** Every node counts the static evaluations it depends on. A result with none behind it
 //! is proven (the table marks such entries valid at any depth); a win or loss found within the
