@@ -45,10 +45,11 @@ impl WindowScores {
         let mut filled = vec![0usize; cells];
         for start in (0..cells).filter(|&at| layout.inside(at)) {
             for step in layout.steps {
+                // Steps are positive and the margin is `k - 1` wide: a run leaves the board
+                // into the margin, never off the array.
                 let members: Vec<usize> = (0..k)
-                    .map(|i| start as isize + i as isize * step)
-                    .take_while(|&m| (0..cells as isize).contains(&m) && layout.inside(m as usize))
-                    .map(|m| m as usize)
+                    .map(|i| (start as isize + i as isize * step) as usize)
+                    .take_while(|&m| layout.inside(m))
                     .collect();
                 if members.len() == k {
                     let id = windows.stones.len() as u32;
@@ -95,8 +96,8 @@ impl WindowScores {
     /// before it was added.
     pub fn remove(&mut self, at: usize, side: Side, sums: Sums) {
         self.sums = sums;
-        for w in at * self.slots..(at + 1) * self.slots {
-            let w = self.through[w];
+        for slot in at * self.slots..(at + 1) * self.slots {
+            let w = self.through[slot];
             if w != NO_WINDOW {
                 self.stones[w as usize][side.index()] -= 1;
             }
