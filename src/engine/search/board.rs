@@ -9,7 +9,8 @@ use super::grid::Grid;
 use super::patterns::Patterns;
 use super::side::Side;
 
-/// A [`Grid`] and its four-making cells.
+/// A [`Grid`] and its four-making cells. The grid's own methods (play, undo, threats) are
+/// reached through `Deref`.
 pub struct Board {
     pub grid: Grid,
     patterns: Patterns,
@@ -20,31 +21,6 @@ impl Board {
     #[cfg(test)]
     pub fn new(geometry: Geometry, stones: &[Option<Player>]) -> Self {
         Self::from(Grid::new(geometry, stones))
-    }
-
-    /// Puts a stone of `side` on the empty `cell`.
-    pub fn play(&mut self, cell: usize, side: Side) {
-        self.grid.play(cell, side);
-    }
-
-    /// Takes the stone of `side` off `cell`.
-    pub fn undo(&mut self, cell: usize, side: Side) {
-        self.grid.undo(cell, side);
-    }
-
-    /// Whether playing `cell` completes a line for `side`.
-    pub fn wins_at(&self, cell: usize, side: Side) -> bool {
-        self.grid.wins_at(cell, side)
-    }
-
-    /// See [`Grid::threat_cells`].
-    pub fn threat_cells(&self, side: Side) -> (Option<usize>, bool) {
-        self.grid.threat_cells(side)
-    }
-
-    /// See [`Grid::other_threat_cell`].
-    pub fn other_threat_cell(&self, side: Side, not: usize) -> (usize, bool) {
-        self.grid.other_threat_cell(side, not)
     }
 
     /// See [`Patterns::four_making_cells`].
