@@ -251,6 +251,7 @@ fn think(position: &Position, think_time: Duration, options: BrainOptions) -> Th
         )),
         all_moves: false,
         threads: options.threads,
+        ..SearchLimits::default()
     };
     let suggestion = suggest(
         position,

@@ -269,6 +269,7 @@ fn limits(request: &ValidRequest, settings: &Settings) -> SearchLimits {
         )),
         all_moves: request.moves || request.scoring == Scoring::Classic,
         threads: settings.search_threads,
+        ..SearchLimits::default()
     }
 }
 

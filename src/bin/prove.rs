@@ -109,7 +109,7 @@ fn main() {
             deadline: Some(start + Duration::from_millis(500)),
             max_work: None,
             all_moves: false,
-            threads: 1,
+            ..SearchLimits::default()
         };
         let analysis = analyze(&position, Scoring::Depth, &limits);
         let seconds = start.elapsed().as_secs_f64();

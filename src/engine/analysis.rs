@@ -5,6 +5,8 @@
 
 use std::time::Instant;
 
+use super::Cancel;
+
 use super::Geometry;
 
 /// How scores are counted. Scores are always from the mover's point of view.
@@ -275,7 +277,7 @@ pub fn best_of(moves: &[MoveScore]) -> usize {
 }
 
 /// Bounds on a search. The 3 × 3 table ignores them: it is always exact.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SearchLimits {
     /// Deepest iteration of iterative deepening, in plies.
     pub max_depth: Option<u32>,
@@ -293,6 +295,8 @@ pub struct SearchLimits {
     /// answer depends on how the threads ran: only a search with one thread that its work
     /// budget stops reproduces. Small boards always search on one thread.
     pub threads: usize,
+    /// Stops the search early when raised (see [`Cancel`]); the default is never raised.
+    pub cancel: Cancel,
 }
 
 /// Units of search work per millisecond, times the number of cells, that

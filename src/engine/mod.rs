@@ -26,6 +26,7 @@
 #![deny(missing_docs)]
 
 mod analysis;
+mod cancel;
 mod choose;
 mod explain;
 mod geometry;
@@ -41,6 +42,7 @@ pub use analysis::{
     Analysis, Evaluation, MoveScore, Outcome, Scoring, SearchLimits, Value,
     WORK_PER_MS_TIMES_CELLS, best_of,
 };
+pub use cancel::Cancel;
 pub use choose::{Difficulty, TieBreak, choose, immediate_wins};
 pub use explain::{explanation, line_name};
 pub use geometry::{Geometry, GeometryError};

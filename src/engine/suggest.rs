@@ -11,7 +11,7 @@ use super::{
 
 /// Everything [`suggest`] needs besides the position. All of it is plain data: the randomness
 /// comes from [`seed`](Self::seed), so the same options give the same suggestion.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SuggestOptions {
     /// How scores are counted.
     pub scoring: Scoring,

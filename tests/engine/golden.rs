@@ -99,7 +99,7 @@ fn budget(work: u64, all_moves: bool) -> SearchLimits {
         deadline: None,
         max_work: Some(work),
         all_moves,
-        threads: 1,
+        ..SearchLimits::default()
     }
 }
 
@@ -172,7 +172,7 @@ fn golden_lines() -> Vec<String> {
     let unbounded = SearchLimits::default();
     for position in every_tic_tac_toe_position() {
         for scoring in [Scoring::Depth, Scoring::Classic] {
-            lines.push(answer_line(&position, scoring, unbounded));
+            lines.push(answer_line(&position, scoring, unbounded.clone()));
         }
     }
     let mut rng = ChaCha8Rng::seed_from_u64(41);

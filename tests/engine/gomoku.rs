@@ -27,7 +27,7 @@ fn budget(work: u64) -> SuggestOptions {
             deadline: None,
             max_work: Some(work),
             all_moves: false,
-            threads: 1,
+            ..SearchLimits::default()
         },
         ..SuggestOptions::default()
     }

@@ -266,7 +266,7 @@ proptest! {
         let g = position.geometry();
         let mut cells = position.cells().to_vec();
         let oracle = oracle_moves(&g.lines(), g.max_score(), &mut cells, position.to_move(), 0);
-        let limits = SearchLimits { max_depth: Some(max_depth), deadline: None, max_work: None, all_moves, threads: 1 };
+        let limits = SearchLimits { max_depth: Some(max_depth), deadline: None, max_work: None, all_moves, ..SearchLimits::default() };
         let analysis = analyze(&position, Scoring::Depth, &limits);
         prop_assert!(analysis.depth.unwrap() <= max_depth);
         prop_assert_eq!(analysis.moves.len(), oracle.len());
@@ -456,7 +456,7 @@ fn quick_limits() -> SearchLimits {
         deadline: Some(Instant::now() + Duration::from_secs(20)),
         max_work: Some(100_000),
         all_moves: false,
-        threads: 1,
+        ..SearchLimits::default()
     }
 }
 
@@ -514,7 +514,7 @@ fn max_depth_cuts_the_search_and_marks_it_inexact() {
         deadline: None,
         max_work: None,
         all_moves: false,
-        threads: 1,
+        ..SearchLimits::default()
     };
     let analysis = analyze(&position, Scoring::Depth, &limits);
     assert_eq!(analysis.depth, Some(2));
@@ -558,7 +558,7 @@ fn a_deadline_stops_the_search_even_in_its_first_iteration() {
         deadline: Some(Instant::now()),
         max_work: None,
         all_moves: false,
-        threads: 1,
+        ..SearchLimits::default()
     };
     let analysis = analyze(&position, Scoring::Depth, &limits);
     assert!(!analysis.is_exact());
@@ -585,7 +585,7 @@ fn a_work_budget_stops_the_search_at_the_same_node_every_time() {
             deadline: None,
             max_work: Some(50_000),
             all_moves,
-            threads: 1,
+            ..SearchLimits::default()
         };
         let first = analyze(&position, Scoring::Depth, &limits);
         assert!(!first.is_exact());
@@ -633,7 +633,7 @@ fn a_deadline_in_the_past_still_answers_with_a_legal_move() {
         deadline: Some(Instant::now()),
         max_work: None,
         all_moves: true,
-        threads: 1,
+        ..SearchLimits::default()
     };
     let analysis = analyze(&position, Scoring::Depth, &limits);
     assert!(analysis.depth.is_some_and(|depth| depth >= 1));
@@ -649,7 +649,7 @@ fn answers_are_deterministic() {
         deadline: None,
         max_work: None,
         all_moves: true,
-        threads: 1,
+        ..SearchLimits::default()
     };
     let first = analyze(&position, Scoring::Depth, &limits);
     let second = analyze(&position, Scoring::Depth, &limits);
@@ -680,7 +680,7 @@ fn an_empty_gomoku_board_gets_a_central_move() {
             deadline: None,
             max_work: None,
             all_moves: false,
-            threads: 1,
+            ..SearchLimits::default()
         };
         let best = analyze(&position, Scoring::Depth, &limits)
             .best_move()
@@ -885,7 +885,7 @@ fn a_win_by_continuous_fours_is_a_proven_win_with_its_forcing_line() {
             deadline: None,
             max_work: Some(2_000_000),
             all_moves: false,
-            threads: 1,
+            ..SearchLimits::default()
         },
         ..SuggestOptions::default()
     };

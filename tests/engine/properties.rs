@@ -156,7 +156,7 @@ fn check_and_analyse(request: &ValidRequest) {
             deadline: None,
             max_work: Some(20_000),
             all_moves: request.moves,
-            threads: 1,
+            ..SearchLimits::default()
         };
         let analysis = analyze(position, request.scoring, &limits);
         assert!(

@@ -1,9 +1,8 @@
 //! The work a search may do: a work budget (nodes plus pairing-search steps) and a deadline,
 //! and the counters they are checked against.
 
-use std::time::Instant;
-
 use super::super::SearchLimits;
+use super::deadline::Deadline;
 
 /// Nodes between two looks at the budget and the clock.
 const CHECK_INTERVAL: u64 = 1024;
@@ -13,7 +12,7 @@ pub struct Budget {
     nodes: u64,
     /// Pairing-search steps: work that the node count does not show.
     pairing_steps: u64,
-    deadline: Option<Instant>,
+    deadline: Deadline,
     /// The work budget (nodes plus pairing steps), if any.
     max_work: Option<u64>,
     /// Whether nodes check the budget (not in the first iteration, which always completes).
@@ -27,7 +26,7 @@ impl Budget {
         Self {
             nodes,
             pairing_steps: 0,
-            deadline: limits.deadline,
+            deadline: Deadline::of(limits),
             max_work: limits.max_work,
             armed: false,
             aborted: false,
@@ -50,7 +49,7 @@ impl Budget {
     pub fn spent(&self) -> bool {
         self.max_work
             .is_some_and(|w| self.nodes + self.pairing_steps >= w)
-            || self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.deadline.passed()
     }
 
     /// Counts a node and says whether the search must stop: the budget ran out now or before.

@@ -36,6 +36,7 @@
 
 mod board;
 mod budget;
+mod deadline;
 mod deepening;
 mod eval;
 mod gomoku;

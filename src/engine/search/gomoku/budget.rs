@@ -1,8 +1,8 @@
 //! When the big-board search stops: a work budget (nodes, VCF nodes included) that makes answers
 //! reproducible, and the deadline as the hard stop.
 
+use crate::engine::search::deadline::Deadline;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 /// Nodes between two looks at the clock and the budget.
 const CHECK_INTERVAL: u64 = 1024;
@@ -14,7 +14,7 @@ const HELD_WORK_FACTOR: u64 = 8;
 pub struct Budget<'a> {
     nodes: u64,
     max_work: Option<u64>,
-    deadline: Option<Instant>,
+    deadline: Deadline,
     stopped: bool,
     /// The deadline has passed, or the work is [`HELD_WORK_FACTOR`] times the budget: a stop
     /// even while held.
@@ -26,7 +26,7 @@ pub struct Budget<'a> {
 
 impl<'a> Budget<'a> {
     /// A budget of `max_work` nodes and a `deadline`, either optional.
-    pub fn new(max_work: Option<u64>, deadline: Option<Instant>) -> Self {
+    pub fn new(max_work: Option<u64>, deadline: Deadline) -> Self {
         Self {
             nodes: 0,
             max_work,
@@ -65,7 +65,7 @@ impl<'a> Budget<'a> {
         if !self.hard_stop && (first || self.nodes / CHECK_INTERVAL != before) {
             // Even a held search stops at the deadline, and at many times its work budget (a
             // search without a deadline must end too).
-            self.hard_stop = self.deadline.is_some_and(|d| Instant::now() >= d)
+            self.hard_stop = self.deadline.passed()
                 || self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
                 || self
                     .max_work
@@ -90,18 +90,18 @@ impl<'a> Budget<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::time::Duration;
+    use std::time::{Duration, Instant};
 
     #[test]
     fn a_held_budget_ignores_its_work_limit_but_not_the_deadline() {
-        let mut budget = Budget::new(Some(2 * CHECK_INTERVAL), None);
+        let mut budget = Budget::new(Some(2 * CHECK_INTERVAL), Deadline::default());
         budget.hold(true);
         assert!(!budget.spend(4 * CHECK_INTERVAL));
         budget.hold(false);
         assert!(budget.stopped());
 
         let past = Instant::now().checked_sub(Duration::from_millis(1));
-        let mut budget = Budget::new(None, past);
+        let mut budget = Budget::new(None, Deadline::at(past));
         budget.hold(true);
         assert!(
             budget.spend(1),
@@ -112,7 +112,7 @@ mod tests {
     #[test]
     fn a_raised_flag_stops_the_search_at_its_next_look() {
         let flag = AtomicBool::new(false);
-        let mut budget = Budget::new(None, None).stopped_by(&flag);
+        let mut budget = Budget::new(None, Deadline::default()).stopped_by(&flag);
         assert!(!budget.spend(3 * CHECK_INTERVAL));
         flag.store(true, Ordering::Relaxed);
         assert!(
@@ -124,7 +124,7 @@ mod tests {
 
     #[test]
     fn a_held_budget_stops_at_many_times_its_work() {
-        let mut budget = Budget::new(Some(CHECK_INTERVAL), None);
+        let mut budget = Budget::new(Some(CHECK_INTERVAL), Deadline::default());
         budget.hold(true);
         assert!(!budget.spend(HELD_WORK_FACTOR * CHECK_INTERVAL - 1));
         assert!(budget.spend(1));

@@ -417,6 +417,7 @@ impl<'a> Searcher<'a> {
 mod tests {
     use super::super::eval::WEIGHTS;
     use super::*;
+    use crate::engine::search::deadline::Deadline;
     use crate::engine::{Geometry, Player};
 
     /// A quiet 15 × 15 midgame (the first criterion midgame: h11 i11 k8 h9 k9 i10 k10 k11), black
@@ -442,7 +443,12 @@ mod tests {
     #[test]
     fn the_null_move_keeps_its_positions_apart_in_the_table() {
         let table = Table::acquire();
-        let mut searcher = Searcher::new(midgame(), Budget::new(None, None), &WEIGHTS, &table);
+        let mut searcher = Searcher::new(
+            midgame(),
+            Budget::new(None, Deadline::default()),
+            &WEIGHTS,
+            &table,
+        );
         let key = searcher.board.hash();
         let eval = searcher.evaluate(Side::First);
         // Too shallow, or the evaluation below beta: no null move.
@@ -468,7 +474,12 @@ mod tests {
         // the counters it did, and the search one ply up called O's move a win.
         let board = super::super::moves::tests::counter_position();
         let table = Table::acquire();
-        let mut searcher = Searcher::new(board, Budget::new(None, None), &WEIGHTS, &table);
+        let mut searcher = Searcher::new(
+            board,
+            Budget::new(None, Deadline::default()),
+            &WEIGHTS,
+            &table,
+        );
         let score = searcher.negamax(4, 1, -INFINITY, INFINITY, Side::First);
         assert!(score > -MATE_BOUND, "{score}");
     }

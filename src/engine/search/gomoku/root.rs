@@ -8,10 +8,10 @@ use super::eval::WEIGHTS;
 use super::negamax::{EVAL_MAX, INFINITY, MATE_BOUND, MAX_PLY, Searcher, WIN};
 use super::table::Table;
 use super::threats::{Vcf, Vct};
+use crate::engine::search::deadline::Deadline;
 use crate::engine::search::side::Side;
 use crate::engine::{Analysis, Evaluation, MoveScore, Position, Scoring, SearchLimits};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
-use std::time::Instant;
 
 /// Nodes allowed for the root's own VCF, and its most fours (real games have VCFs of 14 fours).
 const ROOT_VCF_BUDGET: u64 = 200_000;
@@ -87,13 +87,13 @@ pub fn analyze(
             return forced_win(position, scoring, board, line, vcf.nodes());
         }
     }
-    let mut budget = Budget::new(limits.max_work.map(nodes_for_work), limits.deadline);
+    let mut budget = Budget::new(limits.max_work.map(nodes_for_work), Deadline::of(limits));
     budget.spend(vcf.nodes());
     let vct_budget = limits
         .max_work
         .map_or(VCT_BUDGET, |w| (w / VCT_SHARE).min(VCT_BUDGET));
     let mut vct = Vct::new(vct_budget);
-    vct.set_deadline(limits.deadline);
+    vct.set_deadline(Deadline::of(limits));
     let won = vct.find(&mut board, side, VCT_MAX_THREATS);
     budget.spend(vct.nodes());
     let mut cells = root_moves(&board);
@@ -126,7 +126,7 @@ pub fn analyze(
                 std::thread::Builder::new()
                     .name(format!("search-helper-{id}"))
                     .spawn_scoped(scope, move || {
-                        help(position, cells, side, shared, limits.deadline)
+                        help(position, cells, side, shared, Deadline::of(limits))
                     })
                     .ok()
             })
@@ -222,7 +222,7 @@ fn help(
     cells: &[usize],
     side: Side,
     shared: &Shared,
-    deadline: Option<Instant>,
+    deadline: Deadline,
 ) -> u64 {
     let board = Board::new(position.geometry(), position.cells(), &WEIGHTS);
     let budget = Budget::new(None, deadline).stopped_by(shared.stop);

@@ -6,7 +6,7 @@
 //! four at the same time. Every defender reply in such a line is forced, so a VCF found is a proven
 //! win, and its length in plies is exact for that line (a quiet move might win sooner).
 
-use std::time::Instant;
+use crate::engine::search::deadline::Deadline;
 
 use super::board::{Board, Threat};
 use crate::engine::search::side::Side;
@@ -205,7 +205,7 @@ pub struct Vct {
     /// refuted, and lines that meet again are searched once.
     failed: Vec<(u64, u32)>,
     /// When every search stops, whatever its budget (checked every [`DEADLINE_EVERY`] nodes).
-    deadline: Option<Instant>,
+    deadline: Deadline,
     expired: bool,
     /// The node count at which to look at the clock next.
     next_clock: u64,
@@ -232,7 +232,7 @@ impl Vct {
             budget,
             start: 0,
             failed: vec![(0, 0); FAILED_SLOTS],
-            deadline: None,
+            deadline: Deadline::default(),
             expired: false,
             next_clock: 0,
         }
@@ -244,7 +244,7 @@ impl Vct {
     }
 
     /// Sets the time after which every search gives up (as when its budget runs out).
-    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+    pub fn set_deadline(&mut self, deadline: Deadline) {
         self.deadline = deadline;
         self.expired = false;
         self.next_clock = self.nodes();
@@ -285,7 +285,7 @@ impl Vct {
         self.nodes += 1;
         if self.nodes() >= self.next_clock {
             self.next_clock = self.nodes() + DEADLINE_EVERY;
-            self.expired |= self.deadline.is_some_and(|d| Instant::now() >= d);
+            self.expired |= self.deadline.passed();
         }
         let other = side.opponent();
         if let Some(five) = board.five_cell(side) {
@@ -390,6 +390,7 @@ pub(crate) mod tests {
     use super::super::eval::WEIGHTS;
     use super::*;
     use crate::engine::{Geometry, Player};
+    use std::time::Instant;
 
     /// The 15 x 15 board after `moves` (column letter, row letter, as in SGF; black first).
     pub(crate) fn board_after(moves: &str) -> (Board, Side) {
@@ -434,10 +435,10 @@ pub(crate) mod tests {
     fn a_past_deadline_stops_the_vct_at_once() {
         let (mut board, side) = board_after(LEFT_A_VCT);
         let mut vct = Vct::new(1_000_000);
-        vct.set_deadline(Some(Instant::now()));
+        vct.set_deadline(Deadline::at(Some(Instant::now())));
         assert_eq!(vct.find(&mut board, side, 12), None);
         assert!(vct.nodes() < 5_000, "{} nodes", vct.nodes());
-        vct.set_deadline(None);
+        vct.set_deadline(Deadline::default());
         assert!(vct.find(&mut board, side, 12).is_some());
     }
 
