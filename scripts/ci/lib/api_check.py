@@ -1,6 +1,6 @@
 """Black-box checks of a running server over a real socket, written independently of the Rust code.
 
-    python3 scripts/lib/api_check.py http://127.0.0.1:PORT [--seed N] [--random N]
+    python3 scripts/ci/lib/api_check.py http://127.0.0.1:PORT [--seed N] [--random N]
 
 1. 3 x 3: every one of the 4,520 non-terminal positions reachable with X first, in both scorings
    with the move table, against a plain minimax written here (fastest win, slowest loss).

@@ -4,12 +4,12 @@
 # required. Bounded: --max-examples per operation, a per-request timeout, a per-response time
 # limit, and `timeout` around the whole run.
 #
-#   bash scripts/schemathesis.sh                 # fixed seed, as CI runs it
-#   ST_SEED=$RANDOM ST_EXAMPLES=2000 bash scripts/schemathesis.sh
+#   bash scripts/ci/schemathesis.sh                 # fixed seed, as CI runs it
+#   ST_SEED=$RANDOM ST_EXAMPLES=2000 bash scripts/ci/schemathesis.sh
 #
 # Installs schemathesis into .venv (created if missing) only when it is missing.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 source scripts/lib/server.sh
 
 SEED="${ST_SEED:-20261122}"

@@ -1,4 +1,4 @@
--- wrk script shared by scripts/load.sh and scripts/soak.sh.
+-- wrk script shared by scripts/ops/load.sh and scripts/ops/soak.sh.
 --
 -- Environment:
 --   WRK_METHOD   GET (default) or POST

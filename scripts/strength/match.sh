@@ -1,39 +1,41 @@
 #!/usr/bin/env bash
 # Plays minimax-move (as a Gomocup brain, `minimax-move pbrain`) against another Gomocup engine
 # with the c-gomoku-cli match manager, and prints wins/losses/draws, the score and the Elo
-# difference with its 95 % error. Not part of .ci/run: it needs the third-party engines that
-# ../shared/anchors/build-anchors.sh builds on your machine.
+# difference with its 95 % error. Not part of CI: it needs third-party engines built on your
+# machine (AIWine: github.com/jinjiebang/AIWine; Rapfi: github.com/dhbloo/rapfi with a classical
+# model from github.com/dhbloo/rapfi-networks; the manager: github.com/dhbloo/c-gomoku-cli).
+# docs/strength.md has the commands behind its figures.
 #
-#   usage: scripts/match.sh            (everything from the environment)
+#   usage: OPPONENT=/path/to/pbrain-wine bash scripts/strength/match.sh
 #
-#   ENGINE    our binary, run with the `pbrain` argument   (default target/release/minimax-move)
+# Relative paths are taken from the repository's root.
 #   OPPONENT  any Gomocup engine; Rapfi needs its config.toml and model beside it (the manager
-#             runs an engine from its own folder)     (default /tmp/gomoku-anchors/bin/pbrain-wine)
-#   MANAGER   c-gomoku-cli                          (default /tmp/gomoku-anchors/bin/c-gomoku-cli)
+#             runs an engine from its own folder)                                      (required)
+#   ENGINE    our binary, run with the `pbrain` argument   (default target/release/minimax-move)
+#   MANAGER   c-gomoku-cli                                   (default: c-gomoku-cli on the PATH)
 #   OPENINGS  one opening a line in "pos" notation (f14e9e7g7: column letter, row from 1)
-#                                          (default ../shared/anchors/openings-15-freestyle-10.txt)
+#                                            (default scripts/strength/openings/heldout-15.txt)
 #   TIME_MS   thinking time a move for both sides, in milliseconds                 (default 500)
 #   OUR_TIME_MS  our thinking time a move, when it is to differ from the opponent's, as in
 #             "what does twice the time buy?"                               (default TIME_MS)
-#   GAMES     games in all; each opening is played twice with colours swapped
+#   GAMES     games in all; each opening is played twice with colours swapped, in file order
 #                                                  (default: two for each line of OPENINGS)
 #   ROUNDS    repeat the whole match this many times (the engines mostly replay the same
 #             games: count distinct games, or use more openings)                     (default 1)
 #   OUT_DIR   where the games (SGF), the engines' messages and the manager's log go
 #                                                                      (default: a temp folder)
 #   VIA       `pbrain` (the engine in-process) or `http`: ENGINE serves on 127.0.0.1:HTTP_PORT
-#             and scripts/pbrain-http.py asks POST /v1/move for every move, so the match
+#             and scripts/strength/pbrain-http.py asks POST /v1/move for every move, so the match
 #             measures the service as clients see it              (default pbrain; HTTP_PORT 18080)
 #
 # The board is 15 x 15, the rule freestyle (0: five or more in a row wins), one game at a time.
-# Example: OPPONENT=/tmp/gomoku-anchors/rapfi/pbrain-rapfi TIME_MS=500 scripts/match.sh
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 engine=${ENGINE:-target/release/minimax-move}
-opponent=${OPPONENT:-/tmp/gomoku-anchors/bin/pbrain-wine}
-manager=${MANAGER:-/tmp/gomoku-anchors/bin/c-gomoku-cli}
-openings=${OPENINGS:-../shared/anchors/openings-15-freestyle-10.txt}
+opponent=${OPPONENT:-}
+manager=${MANAGER:-$(command -v c-gomoku-cli || echo c-gomoku-cli)}
+openings=${OPENINGS:-scripts/strength/openings/heldout-15.txt}
 time_ms=${TIME_MS:-500}
 our_time_ms=${OUR_TIME_MS:-$time_ms}
 rounds=${ROUNDS:-1}
@@ -42,16 +44,19 @@ http_port=${HTTP_PORT:-18080}
 
 missing=0
 need_executable() {  # what, path, how to get it
-  if [ ! -f "$2" ] || [ ! -x "$2" ]; then
+  if [ -z "$2" ]; then
+    echo "missing $1: not set ($3)" >&2
+    missing=1
+  elif [ ! -f "$2" ] || [ ! -x "$2" ]; then
     echo "missing $1: $2 is not an executable file ($3)" >&2
     missing=1
   fi
 }
 need_executable "engine (ENGINE)" "$engine" "build it with: cargo build --release"
 need_executable "opponent (OPPONENT)" "$opponent" \
-  "set OPPONENT to a Gomocup engine, or build the anchors with ../shared/anchors/build-anchors.sh"
+  "set OPPONENT to a Gomocup engine built on your machine, such as AIWine's pbrain-wine"
 need_executable "match manager (MANAGER)" "$manager" \
-  "set MANAGER to c-gomoku-cli, or build it with ../shared/anchors/build-anchors.sh"
+  "set MANAGER to c-gomoku-cli, or put it on the PATH"
 if [ ! -f "$openings" ]; then
   echo "missing openings (OPENINGS): $openings is not a file" >&2
   missing=1
@@ -90,7 +95,7 @@ if [ "$via" = http ]; then
     sleep 0.1
   done
   curl -fs "http://127.0.0.1:$http_port/healthz" >/dev/null || { echo "the server did not start; see $out/server.log" >&2; exit 1; }
-  printf '#!/bin/sh\nMINIMAX_URL=http://127.0.0.1:%s exec python3 "%s" "$@"\n' "$http_port" "$(pwd)/scripts/pbrain-http.py" > "$wrapper"
+  printf '#!/bin/sh\nMINIMAX_URL=http://127.0.0.1:%s exec python3 "%s" "$@"\n' "$http_port" "$(pwd)/scripts/strength/pbrain-http.py" > "$wrapper"
 else
   printf '#!/bin/sh\nexec "%s" pbrain "$@"\n' "$engine" > "$wrapper"
 fi

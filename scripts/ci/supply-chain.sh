@@ -2,8 +2,8 @@
 # Supply-chain checks: cargo-deny (licences, bans and duplicates, sources; advisories when a copy
 # of the RustSec database is at hand) and a CycloneDX SBOM of the binary's dependency graph.
 #
-#   bash scripts/supply-chain.sh                  licences, bans, sources, SBOM
-#   ADVISORY_DB=/path/to/advisory-db bash scripts/supply-chain.sh
+#   bash scripts/ci/supply-chain.sh                  licences, bans, sources, SBOM
+#   ADVISORY_DB=/path/to/advisory-db bash scripts/ci/supply-chain.sh
 #                                                 the same, plus advisories from that copy (a git
 #                                                 clone or mirror of github.com/RustSec/advisory-db)
 #
@@ -12,7 +12,7 @@
 # reaches crates.io but not github.com, where the advisory database lives, so without ADVISORY_DB
 # the advisories check is skipped and says so. The SBOM goes to target/sbom/.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 DENY_VERSION=0.20.2
 CYCLONEDX_VERSION=0.5.9

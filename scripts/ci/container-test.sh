@@ -2,7 +2,7 @@
 # Builds the unchanged Dockerfile with podman and runs the image as a locked-down container would
 # run: read-only root, no capabilities. No registry is reachable here, so the two base images the
 # Dockerfile names are STAND-INS assembled by this script and tagged with the Dockerfile's exact
-# names (see the README, "Running in Docker and Kubernetes"):
+# names (see docs/operations.md, "Container"):
 #
 #   rust:${RUST_VERSION}-slim-bookworm   debootstrap --variant=minbase bookworm + gcc, libc6-dev,
 #                                        this machine's Rust toolchain and CA bundle
@@ -13,9 +13,9 @@
 # (published to 127.0.0.1 only), uid 65532, the `healthcheck` subcommand, SIGTERM during a
 # running 15 × 15 search (its answer arrives, exit 0 within the grace period), the image size.
 #
-#   bash scripts/container-test.sh
+#   bash scripts/ci/container-test.sh
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 started=$(date +%s)
 
 need=()

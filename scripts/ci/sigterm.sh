@@ -13,9 +13,9 @@
 # intended behaviour, counted and reported, not a failure. A partial response is a failure
 # whenever it happens.
 #
-#   bash scripts/sigterm.sh
+#   bash scripts/ci/sigterm.sh
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 source scripts/lib/server.sh
 ensure_release_binary
 

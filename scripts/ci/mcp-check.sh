@@ -5,11 +5,11 @@
 # on won, drawn and running games, bad input as tool errors naming the problem code, a 15 x 15 call.
 # Bounded: a fixed number of calls, `timeout` around each run; loopback only.
 #
-#   bash scripts/mcp-check.sh
+#   bash scripts/ci/mcp-check.sh
 #
 # Installs mcp into .venv (created if missing) only when it is missing.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 source scripts/lib/server.sh
 
 VENV=.venv
@@ -20,5 +20,5 @@ MCP_VERSION=2.3.0
 
 ensure_release_binary
 server_start
-timeout 300 "$VENV/bin/python" scripts/lib/mcp_check.py --url "$SERVER_URL/mcp"
-timeout 300 "$VENV/bin/python" scripts/lib/mcp_check.py --stdio "$BINARY"
+timeout 300 "$VENV/bin/python" scripts/ci/lib/mcp_check.py --url "$SERVER_URL/mcp"
+timeout 300 "$VENV/bin/python" scripts/ci/lib/mcp_check.py --stdio "$BINARY"

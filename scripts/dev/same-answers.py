@@ -2,8 +2,11 @@
 """Records a server's answers to a fixed set of positions, to check that a refactoring changed
 nothing: run it against the build before and the build after, then compare the files (`cmp`).
 
-    same-answers.py PORT OUT games N SGF...   N positions (plies 6-59, 15 x 15) from the games
-    same-answers.py PORT OUT random            8 random positions on each of ten geometries
+    scripts/dev/same-answers.py PORT OUT games N SGF...
+                                               N positions (plies 6-59, 15 x 15) from the games
+                                               (the games.sgf of scripts/strength/match.sh)
+    scripts/dev/same-answers.py PORT OUT random
+                                               8 random positions on each of ten geometries
                                                (3 x 3 to 15 x 15, k 3 to 8), every move's value
 
 Start the servers with a low SEARCH_WORK_RATE (40000 for `games`, 24000 for `random`): the

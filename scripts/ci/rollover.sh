@@ -7,9 +7,9 @@
 #
 # Bounded: ROLLOVER_CLIENTS (default 8) clients, the whole script by `timeout`.
 #
-#   bash scripts/rollover.sh
+#   bash scripts/ci/rollover.sh
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 source scripts/lib/server.sh
 ensure_release_binary
 command -v haproxy >/dev/null || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null

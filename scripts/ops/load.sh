@@ -10,23 +10,24 @@
 #
 # 64 connections and 2 threads, LOAD_DURATION seconds each (10 by default); every wrk run is also
 # under `timeout`. Prints requests/s and latency percentiles, the POST/healthz ratio,
-# and writes docs/load-results.md (LOAD_OUT=- to skip).
+# and writes them as a Markdown report to target/load-results.md (LOAD_OUT=FILE elsewhere,
+# LOAD_OUT=- not at all). docs/performance.md holds the figures of record.
 #
-#   bash scripts/load.sh
-#   LOAD_DURATION=5 LOAD_OUT=- bash scripts/load.sh
+#   bash scripts/ops/load.sh
+#   LOAD_DURATION=5 LOAD_OUT=- bash scripts/ops/load.sh
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 source scripts/lib/server.sh
 
 DURATION="${LOAD_DURATION:-10}"
 CONNECTIONS="${LOAD_CONNECTIONS:-64}"
 THREADS="${LOAD_THREADS:-2}"
-OUT="${LOAD_OUT:-docs/load-results.md}"
+OUT="${LOAD_OUT:-target/load-results.md}"
 MAX_SEARCHES="${MAX_SEARCHES:-$(nproc)}"
 SEED_BODY='{"board":["O",1,"X","X",4,"X",6,"O","O"],"moves":true}'
 BODY_4X4='{"board":"X.O..X....O.....","rows":4,"cols":4,"k":4,"time_limit_ms":50}'
 BODY_7X7="{\"board\":\"$(printf '.%.0s' {1..49})\",\"rows\":7,\"cols\":7,\"k\":5,\"time_limit_ms\":300}"
-LUA="$PWD/scripts/lib/wrk-report.lua"
+LUA="$PWD/scripts/ops/lib/wrk-report.lua"
 
 if ! command -v wrk >/dev/null; then
     if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
@@ -98,7 +99,7 @@ mkdir -p "$(dirname "$OUT")"
 {
     echo "# Load test results"
     echo
-    echo "Measured by \`bash scripts/load.sh\` ($(date -u +%Y-%m-%d), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'))."
+    echo "Measured by \`bash scripts/ops/load.sh\` ($(date -u +%Y-%m-%d), commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'))."
     echo "Loopback only: wrk ($THREADS threads) and the release binary on the same machine."
     echo
     echo "| request | connections | requests/s | p50 ms | p90 ms | p99 ms | p99.9 ms | max ms | statuses | socket errors |"
@@ -128,7 +129,7 @@ mkdir -p "$(dirname "$OUT")"
     echo "- wrk shares the two cores with the server, so every figure is lower than the server alone"
     echo "  could do; the ratio between runs is the meaningful number."
     echo
-    echo "Reproduce: \`bash scripts/load.sh\` (\`LOAD_DURATION=5 LOAD_OUT=- bash scripts/load.sh\` for a"
+    echo "Reproduce: \`bash scripts/ops/load.sh\` (\`LOAD_DURATION=5 LOAD_OUT=- bash scripts/ops/load.sh\` for a"
     echo "quick run that writes nothing)."
 } >"$OUT"
 echo "wrote $OUT"

@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
-"""Match results read back from `scripts/match.sh` output folders (OUT_DIR, its games.sgf): each
-folder's score by our colour, all of them pooled (score and Elo with the 95 % error, computed as
-match.sh computes one match's), and with `--against BASE`, each folder game by game against BASE
-(the same openings in the same order): the games it won that BASE lost, and those it lost that
-BASE won (half a point for a draw). Each folder's line also counts its openings (the two games
-of one opening, one with each colour, as match.sh plays them) that we won with both colours and
-lost with both. BENCHMARKS-search.md, "Six more search changes" and "Rapfi's pruning ideas".
+"""Match results read back from `scripts/strength/match.sh` output folders (OUT_DIR, its
+games.sgf): each folder's score by our colour, all of them pooled (score and Elo with the 95 %
+error, computed as match.sh computes one match's), and with `--against BASE`, each folder game by
+game against BASE (the same openings in the same order): the games it won that BASE lost, and
+those it lost that BASE won (half a point for a draw). Each folder's line also counts its openings
+(the two games of one opening, one with each colour, as match.sh plays them) that we won with both
+colours and lost with both. Use it to pool matches run side by side, or to compare a candidate
+build with the release on the same openings.
 
-    usage: scripts/compare-matches.py [--against BASE_DIR] DIR [DIR ...]
+    usage: scripts/strength/compare-matches.py [--against BASE_DIR] DIR [DIR ...]
 
 Standard library only.
 """

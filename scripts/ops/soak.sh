@@ -8,10 +8,10 @@
 #   2. steady load: wrk at SOAK_FRACTION (0.8) of that rate for SOAK_SECONDS (60); each connection
 #      waits between requests, the wait corrected every second from the rate achieved
 #
-#   bash scripts/soak.sh                      # the seed board (3 × 3, table lookups)
-#   SOAK_KIND=4x4 bash scripts/soak.sh        # a 4 × 4 search, time_limit_ms 50
+#   bash scripts/ops/soak.sh                      # the seed board (3 × 3, table lookups)
+#   SOAK_KIND=4x4 bash scripts/ops/soak.sh        # a 4 × 4 search, time_limit_ms 50
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 source scripts/lib/server.sh
 
 SECONDS_STEADY="${SOAK_SECONDS:-60}"
@@ -25,7 +25,7 @@ case "${SOAK_KIND:-3x3}" in
     4x4) BODY='{"board":"X.O..X....O.....","rows":4,"cols":4,"k":4,"time_limit_ms":50}' ;;
     *) echo "SOAK_KIND is 3x3 or 4x4" >&2; exit 2 ;;
 esac
-LUA="$PWD/scripts/lib/wrk-report.lua"
+LUA="$PWD/scripts/ops/lib/wrk-report.lua"
 
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
 ensure_release_binary

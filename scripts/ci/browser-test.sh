@@ -3,13 +3,13 @@
 # playwright-core, against the real release binary. Installs whatever is missing, then runs
 # tests/browser/play.mjs. Run from the repository root (works from a fresh clone).
 #
-#   scripts/browser-test.sh            # the last line of output is "N passed, M failed"
+#   scripts/ci/browser-test.sh            # the last line of output is "N passed, M failed"
 #
 # Environment: CHROMIUM (default /usr/bin/chromium), SKIP_BUILD=1 to use the existing binary,
 # GAMES_PER_SIDE and SEED (see tests/browser/play.mjs).
 set -euo pipefail
 
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 export CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
 # playwright-core never downloads browsers; make sure nothing else tries either.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1

@@ -4,7 +4,7 @@
 It speaks the protocol's subset that match managers use (START, RECTSTART, RESTART, INFO, BEGIN,
 TURN, BOARD ... DONE, TAKEBACK, ABOUT, END) on stdin/stdout and sends each position to
 `POST /v1/move`, so a match measures the service as clients see it: JSON parsing, the blocking
-pool, the work budget and the response. `scripts/match.sh` uses it with VIA=http.
+pool, the work budget and the response. `scripts/strength/match.sh` uses it with VIA=http.
 
     MINIMAX_URL     the server (default http://127.0.0.1:8080)
     MARGIN_MS       time kept back from each move for the round trip (default 50)

