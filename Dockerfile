@@ -7,7 +7,7 @@
 #   docker build -t minimax-move .
 #   docker run --rm -p 8080:8080 minimax-move
 #
-# Lint: scripts/lint-deploy.sh (hadolint, no warnings allowed).
+# Lint: scripts/ci/lint-deploy.sh (hadolint, no warnings allowed).
 
 ARG RUST_VERSION=1.95.0
 

@@ -27,7 +27,7 @@ fn prove(c: &mut Criterion) {
 }
 
 /// 15 x 15 positions after the moves (column letter, row letter, as in SGF), black first. They
-/// come from the games against AIWine in BENCHMARKS-search.md.
+/// come from games against AIWine (`scripts/strength/match.sh`).
 const MIDGAMES: [&str; 3] = [
     "hk ik kh hi ki ij kj kk",
     "hk ik kh hi ki ij kj kk ih",

@@ -1,6 +1,6 @@
 // Browser tests of the game page, in headless Debian chromium, against the real release binary.
 //
-//   node tests/browser/play.mjs          (from the repo root; scripts/browser-test.sh sets it all up)
+//   node tests/browser/play.mjs          (from the repo root; scripts/ci/browser-test.sh sets it all up)
 //
 // Environment: MINIMAX_BIN (default target/release/minimax-move), MINIMAX_URL (test a server that
 // is already running on 127.0.0.1 instead of starting one), CHROMIUM (default

@@ -1,6 +1,6 @@
 //! 15 × 15 gomoku (k = 5, freestyle): threat search on positions from real games.
 //!
-//! `data/gomoku-vcf.txt` holds positions from matches against AIWine (`scripts/match.sh`), taken
+//! `data/gomoku-vcf.txt` holds positions from matches against AIWine (`scripts/strength/match.sh`), taken
 //! just before AIWine announced a win by continuous fours ("VCF success"), so the side to move
 //! has one. Each line is the board in compact form (225 cells, row-major) and where it comes from
 //! (match, game, ply). Of the 71 such positions in those matches, 64 are kept: in the other 7 the

