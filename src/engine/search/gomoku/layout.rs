@@ -55,6 +55,13 @@ impl Layout {
         row * self.cols + col
     }
 
+    /// Twice the distance, in rows plus columns, from the padded cell `at` to the board's centre
+    /// (doubled so that the centre of an even side, between two cells, is a whole number).
+    pub fn distance_to_centre(&self, at: usize) -> usize {
+        let (row, col) = (at / self.stride - self.pad, at % self.stride - self.pad);
+        (2 * row).abs_diff(self.rows - 1) + (2 * col).abs_diff(self.cols - 1)
+    }
+
     /// The length of a padded row: the step from a cell to the one below it.
     pub fn stride(&self) -> usize {
         self.stride

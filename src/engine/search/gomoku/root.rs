@@ -477,13 +477,17 @@ fn root_moves(board: &Board) -> Vec<usize> {
         .filter(|&a| board.is_candidate(a))
         .collect();
     if moves.is_empty() {
-        let empties: Vec<usize> = board
+        // An empty board: the cell nearest its centre (the lowest of equals, so on an even side
+        // the upper left of the middle four).
+        let layout = board.layout();
+        let centre = board
             .playable()
             .iter()
             .map(|&a| a as usize)
             .filter(|&a| board.is_empty(a))
-            .collect();
-        vec![empties[empties.len() / 2]]
+            .min_by_key(|&a| layout.distance_to_centre(a))
+            .expect("a position in play has an empty cell");
+        vec![centre]
     } else {
         moves
     }

@@ -4,8 +4,8 @@
 use super::board::Threat;
 use crate::engine::search::side::Side;
 
-/// Words in a bit set over the padded cells (at most 23 × 23 = 529 of them).
-pub const WORDS: usize = 9;
+/// Words in a bit set over the padded cells (at most 25 × 25 = 625 of them: 15 × 15 with k = 6).
+pub const WORDS: usize = 10;
 
 type Set = [u64; WORDS];
 
