@@ -60,11 +60,6 @@ pub struct Config {
     /// so reproduce, rather than on the clock.
     #[arg(long, env = "SEARCH_WORK_RATE", default_value_t = crate::engine::WORK_PER_MS_TIMES_CELLS)]
     pub search_work_rate: u64,
-    /// Threads one big-board search may use while cores are idle (it takes only idle ones).
-    /// More than 1 reaches a given depth sooner but makes answers depend on timing; 1 (the
-    /// default) keeps answers that the work budget ends reproducible.
-    #[arg(long, env = "SEARCH_THREADS", default_value_t = 1)]
-    pub search_threads: usize,
     /// Per-client rate limit in requests per second; 0 turns it off (the default).
     #[arg(long, env = "RATE_LIMIT_PER_SECOND", default_value_t = 0)]
     pub rate_limit_per_second: u32,
@@ -135,7 +130,6 @@ impl Config {
             max_time_limit_ms: self.max_time_limit_ms.max(1),
             max_depth: self.max_depth.max(1),
             search_work_rate: self.search_work_rate.max(1),
-            search_threads: self.search_threads.max(1),
             cors_origins: self
                 .cors_origins
                 .iter()

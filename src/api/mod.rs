@@ -49,9 +49,6 @@ pub struct Settings {
     /// Search work granted per millisecond of time limit, times the board's cells (see
     /// [`SearchLimits::work_at_rate`](crate::engine::SearchLimits::work_at_rate)).
     pub search_work_rate: u64,
-    /// Threads one big-board search may use while cores are idle (see
-    /// [`SearchLimits::threads`](crate::engine::SearchLimits::threads)).
-    pub search_threads: usize,
     /// Origins allowed by CORS; empty means any origin (without credentials).
     pub cors_origins: Vec<String>,
     /// The per-client rate limit, if any.
@@ -71,7 +68,6 @@ impl Default for Settings {
             max_time_limit_ms: 10_000,
             max_depth: 225,
             search_work_rate: crate::engine::WORK_PER_MS_TIMES_CELLS,
-            search_threads: 1,
             cors_origins: Vec::new(),
             rate_limit: None,
             mcp_allowed_hosts: vec!["*".to_owned()],

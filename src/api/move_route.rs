@@ -268,7 +268,6 @@ fn limits(request: &ValidRequest, settings: &Settings) -> SearchLimits {
             settings.search_work_rate,
         )),
         all_moves: request.moves || request.scoring == Scoring::Classic,
-        threads: settings.search_threads,
         ..SearchLimits::default()
     }
 }

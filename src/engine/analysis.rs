@@ -290,11 +290,6 @@ pub struct SearchLimits {
     /// Whether every move needs its own score (a move table, or classic scoring); when false the
     /// search may prove only the best move.
     pub all_moves: bool,
-    /// Threads a big-board search may use, its own included, while the machine has idle cores
-    /// (0 counts as 1). With more than one, the helpers share the transposition table, so the
-    /// answer depends on how the threads ran: only a search with one thread that its work
-    /// budget stops reproduces. Small boards always search on one thread.
-    pub threads: usize,
     /// Stops the search early when raised (see [`Cancel`]); the default is never raised.
     pub cancel: Cancel,
 }

@@ -43,7 +43,10 @@ fn every_size_answers_a_legal_move_and_big_boards_open_in_the_centre() {
         let empty = Position::new(geometry, vec![None; geometry.cells()], None).expect("empty");
         let suggestion = suggest(&empty, &quick(geometry));
         let first = suggestion.chosen.index;
-        assert!(first < geometry.cells(), "{geometry:?}: {first} is off the board");
+        assert!(
+            first < geometry.cells(),
+            "{geometry:?}: {first} is off the board"
+        );
         let nearest = (0..geometry.cells())
             .map(|cell| distance_to_centre(geometry, cell))
             .min()
@@ -69,5 +72,8 @@ fn every_size_answers_a_legal_move_and_big_boards_open_in_the_centre() {
             "{geometry:?}: {answer} is taken"
         );
     }
-    assert!(off_centre.is_empty(), "first moves off the centre: {off_centre:?}");
+    assert!(
+        off_centre.is_empty(),
+        "first moves off the centre: {off_centre:?}"
+    );
 }

@@ -22,7 +22,6 @@ fn solve(position: &Position, all_moves: bool) -> Analysis {
     let limits = SearchLimits {
         max_work: None,
         all_moves,
-        threads: 1,
         ..SearchLimits::default()
     };
     analyze(position, Scoring::Depth, &limits)

@@ -20,7 +20,6 @@
 //!   its windows, [`symmetry`]: its symmetries and Zobrist keys; [`side`]: the two sides;
 //!   [`marks`]: scratch sets;
 //! - [`table`]: the transposition table; [`budget`]: the work budget and the deadline;
-//!   [`threads`]: how many helper threads a big-board search may start;
 //!   [`score`]: internal scores and their conversions; [`pv`]: the principal variation;
 //! - [`threats`] and [`root_threats`]: wins by continuous fours at the root of big boards
 //!   (with [`board`], the grid and the four-making cells they walk).
@@ -54,7 +53,6 @@ mod score;
 mod side;
 mod symmetry;
 mod table;
-mod threads;
 mod threats;
 mod windows;
 
@@ -82,15 +80,8 @@ const VCF_DEFENCE_BUDGET: u64 = 2_000;
 
 /// Searches a position that is not 3 × 3 tic-tac-toe.
 pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> Analysis {
-    // Every search counts as running; only a big-board search asks for helpers.
-    let big = gomoku::applies(position);
-    let threads = threads::Helpers::claim(if big {
-        limits.threads.saturating_sub(1)
-    } else {
-        0
-    });
-    if big {
-        return gomoku::analyze(position, scoring, limits, threads.count());
+    if gomoku::applies(position) {
+        return gomoku::analyze(position, scoring, limits);
     }
     let geometry = position.geometry();
     let mut table = PooledTable::acquire();

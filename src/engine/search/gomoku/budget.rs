@@ -2,7 +2,6 @@
 //! reproducible, and the deadline as the hard stop.
 
 use crate::engine::search::deadline::Deadline;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Nodes between two looks at the clock and the budget.
 const CHECK_INTERVAL: u64 = 1024;
@@ -11,7 +10,7 @@ const CHECK_INTERVAL: u64 = 1024;
 const HELD_WORK_FACTOR: u64 = 8;
 
 /// Counts the search's work and says when to stop.
-pub struct Budget<'a> {
+pub struct Budget {
     nodes: u64,
     max_work: Option<u64>,
     deadline: Deadline,
@@ -20,11 +19,9 @@ pub struct Budget<'a> {
     /// even while held.
     hard_stop: bool,
     held: bool,
-    /// Raised by another thread to stop this search (a helper's, when the main search ends).
-    stop: Option<&'a AtomicBool>,
 }
 
-impl<'a> Budget<'a> {
+impl Budget {
     /// A budget of `max_work` nodes and a `deadline`, either optional.
     pub fn new(max_work: Option<u64>, deadline: Deadline) -> Self {
         Self {
@@ -34,15 +31,6 @@ impl<'a> Budget<'a> {
             stopped: false,
             hard_stop: false,
             held: false,
-            stop: None,
-        }
-    }
-
-    /// This budget, also stopped (at its next look at the clock) once `stop` is raised.
-    pub fn stopped_by(self, stop: &'a AtomicBool) -> Self {
-        Self {
-            stop: Some(stop),
-            ..self
         }
     }
 
@@ -66,7 +54,6 @@ impl<'a> Budget<'a> {
             // Even a held search stops at the deadline, and at many times its work budget (a
             // search without a deadline must end too).
             self.hard_stop = self.deadline.passed()
-                || self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
                 || self
                     .max_work
                     .is_some_and(|w| self.nodes >= w.saturating_mul(HELD_WORK_FACTOR));
@@ -107,19 +94,6 @@ mod tests {
             budget.spend(1),
             "a held search stops at a past deadline from its first node"
         );
-    }
-
-    #[test]
-    fn a_raised_flag_stops_the_search_at_its_next_look() {
-        let flag = AtomicBool::new(false);
-        let mut budget = Budget::new(None, Deadline::default()).stopped_by(&flag);
-        assert!(!budget.spend(3 * CHECK_INTERVAL));
-        flag.store(true, Ordering::Relaxed);
-        assert!(
-            !budget.spend(1),
-            "looked at only every CHECK_INTERVAL nodes"
-        );
-        assert!(budget.spend(CHECK_INTERVAL));
     }
 
     #[test]

@@ -75,7 +75,7 @@ pub struct Searcher<'a> {
     /// The board, moved along the searched line.
     pub board: Board,
     /// Work counter and stop rule.
-    pub budget: Budget<'a>,
+    pub budget: Budget,
     weights: &'static Weights,
     table: &'a Table,
     vcf: Vcf,
@@ -91,12 +91,7 @@ pub struct Searcher<'a> {
 
 impl<'a> Searcher<'a> {
     /// A searcher over `board` with `table`, which the search's other threads may share.
-    pub fn new(
-        board: Board,
-        budget: Budget<'a>,
-        weights: &'static Weights,
-        table: &'a Table,
-    ) -> Self {
+    pub fn new(board: Board, budget: Budget, weights: &'static Weights, table: &'a Table) -> Self {
         let cells = board
             .playable()
             .iter()

@@ -11,7 +11,6 @@ use super::threats::{Vcf, Vct};
 use crate::engine::search::deadline::Deadline;
 use crate::engine::search::side::Side;
 use crate::engine::{Analysis, Evaluation, MoveScore, Position, Scoring, SearchLimits};
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
 /// Nodes allowed for the root's own VCF, and its most fours (real games have VCFs of 14 fours).
 const ROOT_VCF_BUDGET: u64 = 200_000;
@@ -67,14 +66,8 @@ struct RootMove {
     score: i32,
 }
 
-/// Analyses a big-board position (see the module docs of [`super`]) with `helpers` helper threads
-/// besides the caller's.
-pub fn analyze(
-    position: &Position,
-    scoring: Scoring,
-    limits: &SearchLimits,
-    helpers: usize,
-) -> Analysis {
+/// Analyses a big-board position (see the module docs of [`super`]).
+pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> Analysis {
     let geometry = position.geometry();
     let mut board = Board::new(geometry, position.cells(), &WEIGHTS);
     let side = Side::of(position.to_move());
@@ -107,45 +100,20 @@ pub fn analyze(
     let threatened = set_aside_losing(&mut board, &mut cells, side, &mut vct, pass_budget);
     budget.spend(vct.nodes() - before);
     let table = Table::acquire();
-    let (stop, main_depth) = (AtomicBool::new(false), AtomicI32::new(0));
-    let shared = Shared {
-        table: &table,
-        stop: &stop,
-        main_depth: &main_depth,
-    };
     let mut searcher = Searcher::new(board, budget, &WEIGHTS, &table);
     let mut root: Vec<RootMove> = cells.iter().map(|&at| RootMove { at, score: 0 }).collect();
     let last_depth = limits
         .max_depth
         .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
-    let (pv, completed, helper_nodes) = std::thread::scope(|scope| {
-        let handles: Vec<_> = (1..=helpers)
-            .filter_map(|id| {
-                let (cells, shared) = (&cells, &shared);
-                // A helper that cannot start is no error: the search runs with fewer threads.
-                std::thread::Builder::new()
-                    .name(format!("search-helper-{id}"))
-                    .spawn_scoped(scope, move || {
-                        help(position, cells, side, shared, Deadline::of(limits))
-                    })
-                    .ok()
-            })
-            .collect();
-        let (pv, completed) = deepen(
-            &mut searcher,
-            &mut root,
-            side,
-            last_depth,
-            limits.all_moves,
-            threatened.then_some(&mut vct),
-            shared.main_depth,
-        );
-        shared.stop.store(true, Ordering::Relaxed);
-        // A helper that panicked only lent its nodes; the answer is the main search's.
-        let helper_nodes: u64 = handles.into_iter().filter_map(|h| h.join().ok()).sum();
-        (pv, completed, helper_nodes)
-    });
-    let nodes = searcher.budget.nodes() + helper_nodes;
+    let (pv, completed) = deepen(
+        &mut searcher,
+        &mut root,
+        side,
+        last_depth,
+        limits.all_moves,
+        threatened.then_some(&mut vct),
+    );
+    let nodes = searcher.budget.nodes();
     let moves = score_moves(&mut searcher.board, &root, side, scoring, position);
     let mut analysis = Analysis::from_moves(moves, nodes, Some(completed.max(1) as u32));
     analysis.pv = pv
@@ -165,7 +133,6 @@ fn deepen(
     last_depth: i32,
     all_moves: bool,
     mut threat_check: Option<&mut Vct>,
-    published: &AtomicI32,
 ) -> (Vec<u16>, i32) {
     let mut completed = 0;
     let mut pv: Vec<u16> = vec![root[0].at as u16];
@@ -175,7 +142,6 @@ fn deepen(
             break;
         }
         searcher.budget.hold(depth == 1);
-        published.store(depth, Ordering::Relaxed);
         let Some((line, full)) = iterate(searcher, root, depth, side, all_moves) else {
             if depth == 1 {
                 // The deadline came before one move was searched: answer with the move the
@@ -200,45 +166,6 @@ fn deepen(
         }
     }
     (pv, completed)
-}
-
-/// What the threads of one search share.
-struct Shared<'a> {
-    table: &'a Table,
-    stop: &'a AtomicBool,
-    /// The iteration the main search is in.
-    main_depth: &'a AtomicI32,
-}
-
-/// A helper thread of the search (Lazy SMP): iterative deepening over the same root moves, on its
-/// own board, sharing only the transposition table, until `stop` is raised or the deadline
-/// passes. Each iteration is one deeper than the one the main search is in (or than its own last
-/// one), so the main search finds deeper results in the table when it gets there. (Starting
-/// a helper one ply ahead and letting it run on its own barely helped: it ended up searching
-/// what the main search searched, at the same time; two plies ahead was slower than one.) What a
-/// helper finds reaches the answer only through the table. Returns its nodes.
-fn help(
-    position: &Position,
-    cells: &[usize],
-    side: Side,
-    shared: &Shared,
-    deadline: Deadline,
-) -> u64 {
-    let board = Board::new(position.geometry(), position.cells(), &WEIGHTS);
-    let budget = Budget::new(None, deadline).stopped_by(shared.stop);
-    let mut searcher = Searcher::new(board, budget, &WEIGHTS, shared.table);
-    let mut root: Vec<RootMove> = cells.iter().map(|&at| RootMove { at, score: 0 }).collect();
-    let mut depth = 0;
-    while depth < MAX_DEPTH {
-        depth = (depth + 1)
-            .max(shared.main_depth.load(Ordering::Relaxed) + 1)
-            .min(MAX_DEPTH);
-        let done = iterate(&mut searcher, &mut root, depth, side, false);
-        if searcher.budget.stopped() || done.is_none() || root[0].score.abs() > MATE_BOUND {
-            break;
-        }
-    }
-    searcher.budget.nodes()
 }
 
 /// One iteration at `depth`: every root move searched, the best first (PVS: the others with a
@@ -629,7 +556,7 @@ mod tests {
             max_work: Some(533_333),
             ..SearchLimits::default()
         };
-        analyze(position, Scoring::Depth, &limits, 0)
+        analyze(position, Scoring::Depth, &limits)
     }
 
     /// From a game against AIWine (held-out openings, seed 140, game 14): white, to move, has a
@@ -706,39 +633,5 @@ mod tests {
             analysis.best,
             analysis.pv
         );
-    }
-
-    #[test]
-    fn a_helper_thread_searches_too_and_the_answer_stays_sound() {
-        // The position of `a_move_that_leaves_the_opponent_a_win_by_threats_is_not_played`
-        // (tests/engine/gomoku.rs): k10 leaves white a win by threats.
-        // X: e9 j10 j11 i8 j9 h6 i7; O: h8 i10 j8 k9 h7 g7 g5.
-        let position = gomoku(
-            &[124, 144, 159, 113, 129, 82, 98],
-            &[112, 143, 114, 130, 97, 96, 66],
-        );
-        let k10 = 9 * 15 + 10;
-        let limits = SearchLimits {
-            max_work: Some(480_000),
-            ..SearchLimits::default()
-        };
-        let alone = analyze(&position, Scoring::Depth, &limits, 0);
-        let helped = analyze(&position, Scoring::Depth, &limits, 1);
-        // The main search stops on the same budget; the helper's nodes come on top.
-        assert!(
-            helped.nodes > alone.nodes,
-            "{} {}",
-            helped.nodes,
-            alone.nodes
-        );
-        assert_eq!(helped.moves.len(), position.empty_count());
-        assert_ne!(helped.best, k10);
-        assert_eq!(helped.pv.first(), Some(&helped.best));
-        // X's four h8–k8 (g8 is white's) is blocked at l8 whatever the threads do.
-        let four = gomoku(&[112, 113, 114, 115], &[96, 111, 126]);
-        for helpers in [0, 1, 3] {
-            let analysis = analyze(&four, Scoring::Depth, &limits, helpers);
-            assert_eq!(analysis.best, 7 * 15 + 11, "{helpers} helpers");
-        }
     }
 }
