@@ -2,7 +2,7 @@
 //! depth until the root is proven, the depth limit is reached or the budget runs out; the answer
 //! is the last completed iteration (the first iteration always completes).
 
-use super::super::{Analysis, MoveScore, Position, Scoring, SearchLimits};
+use super::super::{Analysis, Geometry, MoveScore, Position, Scoring, SearchLimits};
 use super::board::Board;
 use super::budget::Budget;
 use super::eval;
@@ -90,76 +90,9 @@ impl<'t> Searcher<'t> {
             self.root_side,
             budget,
         );
-        let empties = search.board.empties() as i32;
-        let last_depth = limits
-            .max_depth
-            .map_or(empties, |d| d.clamp(1, empties as u32) as i32);
-        // Small boards jump from a shallow iteration straight to the full-depth proof: the
-        // heuristic iterations in between cost more than they save there.
-        let jump_to_proof = empties <= PROOF_JUMP_EMPTIES && last_depth == empties;
-        // Where proof-number search proves draws faster than alpha-beta, it runs after the
-        // shallow iterations (the fallback answer).
-        let mut draw_proof = draw_proof_applies(geometry, last_depth == empties);
-        let mut results: Vec<RootResult> = Vec::new();
-        let mut completed = 0;
-        let mut depth = 1;
-        let mut iterations = RootSearch {
-            search: &mut search,
-            moves: root,
-        };
-        while depth <= last_depth {
-            if jump_to_proof && depth > SHALLOW_DEPTH {
-                depth = last_depth;
-            }
-            iterations.search.budget.arm(depth > 1);
-            if depth > 1 && iterations.search.budget.spent() {
-                break;
-            }
-            if draw_proof && depth > SHALLOW_DEPTH {
-                draw_proof = false;
-                if let Some(draw) = prove_draw(iterations.search, geometry, root, limits.all_moves)
-                {
-                    results = draw_results(root, &draw);
-                    completed = empties;
-                    break;
-                }
-                if iterations.search.budget.aborted() {
-                    break;
-                }
-            }
-            let full_depth = depth == empties;
-            let iteration = if limits.all_moves {
-                iterations.iterate_all_moves(&results, depth, full_depth)
-            } else if full_depth {
-                iterations.prove_best_move(&results, depth)
-            } else {
-                iterations.iterate_best_move(&results, depth, -INFINITY, INFINITY)
-            };
-            match iteration {
-                Iteration::Complete { results: r, done } => {
-                    results = r;
-                    completed = depth;
-                    if done {
-                        break;
-                    }
-                }
-                Iteration::Aborted { proven } => {
-                    for (result, found) in results.iter_mut().zip(proven) {
-                        if let Some(found) = found {
-                            *result = found;
-                        }
-                    }
-                    break;
-                }
-                Iteration::FailHigh | Iteration::FailLow => {
-                    unreachable!("a full window cannot fail")
-                }
-            }
-            depth += 1;
-        }
-
+        let (results, completed) = iterate(&mut search, geometry, limits, root);
         let empty_before = position.empty_count();
-        let moves = root
+        let moves: Vec<MoveScore> = root
             .iter()
             .map(|m| {
                 let result = results[m.representative];
@@ -186,4 +119,79 @@ impl<'t> Searcher<'t> {
         );
         analysis
     }
+}
+
+/// The iterations at growing depth over `root`: the results of the last one completed (or the
+/// proven part of an aborted one) and its depth.
+fn iterate(
+    search: &mut Negamax<'_>,
+    geometry: Geometry,
+    limits: &SearchLimits,
+    root: &[RootMove],
+) -> (Vec<RootResult>, i32) {
+    let empties = search.board.empties() as i32;
+    let last_depth = limits
+        .max_depth
+        .map_or(empties, |d| d.clamp(1, empties as u32) as i32);
+    // Small boards jump from a shallow iteration straight to the full-depth proof: the
+    // heuristic iterations in between cost more than they save there.
+    let jump_to_proof = empties <= PROOF_JUMP_EMPTIES && last_depth == empties;
+    // Where proof-number search proves draws faster than alpha-beta, it runs after the
+    // shallow iterations (the fallback answer).
+    let mut draw_proof = draw_proof_applies(geometry, last_depth == empties);
+    let mut results: Vec<RootResult> = Vec::new();
+    let mut completed = 0;
+    let mut depth = 1;
+    let mut iterations = RootSearch {
+        search,
+        moves: root,
+    };
+    while depth <= last_depth {
+        if jump_to_proof && depth > SHALLOW_DEPTH {
+            depth = last_depth;
+        }
+        iterations.search.budget.arm(depth > 1);
+        if depth > 1 && iterations.search.budget.spent() {
+            break;
+        }
+        if draw_proof && depth > SHALLOW_DEPTH {
+            draw_proof = false;
+            if let Some(draw) = prove_draw(iterations.search, geometry, root, limits.all_moves) {
+                return (draw_results(root, &draw), empties);
+            }
+            if iterations.search.budget.aborted() {
+                break;
+            }
+        }
+        let full_depth = depth == empties;
+        let iteration = if limits.all_moves {
+            iterations.iterate_all_moves(&results, depth, full_depth)
+        } else if full_depth {
+            iterations.prove_best_move(&results, depth)
+        } else {
+            iterations.iterate_best_move(&results, depth, -INFINITY, INFINITY)
+        };
+        match iteration {
+            Iteration::Complete { results: r, done } => {
+                results = r;
+                completed = depth;
+                if done {
+                    break;
+                }
+            }
+            Iteration::Aborted { proven } => {
+                for (result, found) in results.iter_mut().zip(proven) {
+                    if let Some(found) = found {
+                        *result = found;
+                    }
+                }
+                break;
+            }
+            Iteration::FailHigh | Iteration::FailLow => {
+                unreachable!("a full window cannot fail")
+            }
+        }
+        depth += 1;
+    }
+    (results, completed)
 }

@@ -198,7 +198,7 @@ impl<'t> Negamax<'t> {
     /// Negamax with alpha-beta (fail-soft) from the node `ply` plies below the root, `depth`
     /// plies before the horizon. Scores are relative to the root: a win ending at ply `p` is
     /// `WIN - p` for the side that makes it.
-    pub fn search(&mut self, depth: i32, ply: i32, mut alpha: i32, beta: i32) -> i32 {
+    pub fn search(&mut self, depth: i32, ply: i32, alpha: i32, beta: i32) -> i32 {
         if self.budget.enter_node() {
             return 0;
         }
@@ -213,28 +213,15 @@ impl<'t> Negamax<'t> {
         }
 
         let (key, symmetry) = self.board.canonical_key();
-        let mut hash_move = None;
         let use_table = depth >= TABLE_MIN_DEPTH;
-        if let Some(entry) = self.table.probe(key).filter(|_| use_table) {
-            hash_move = entry
-                .best
-                .map(|m| self.board.actual_cell(symmetry, m))
-                .filter(|&m| self.board.is_empty(m));
-            if entry.proven || entry.depth >= depth {
-                let score = from_table(entry.score, ply);
-                let usable = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if usable {
-                    if !entry.proven {
-                        self.estimates.count();
-                    }
-                    return score;
-                }
+        let hash_move = if use_table {
+            match self.probe(key, symmetry, depth, ply, alpha, beta) {
+                Ok(score) => return score,
+                Err(hash_move) => hash_move,
             }
-        }
+        } else {
+            None
+        };
 
         if let Some(bound) = self.pairing_bound(side, alpha, beta) {
             if use_table {
@@ -253,16 +240,96 @@ impl<'t> Negamax<'t> {
         }
 
         let estimates_before = self.estimates.mark();
-        let alpha_start = alpha;
         let child_depth = if forced.is_some() { depth } else { depth - 1 };
+        // The table's move first, before the others are generated: it often cuts at once.
+        let Some((best, best_move)) =
+            self.search_moves(side, forced, hash_move, child_depth, ply, alpha, beta)
+        else {
+            return 0;
+        };
+        if let Some(cell) = best_move.filter(|_| best >= beta) {
+            let bonus = i64::from(depth.max(1));
+            self.history[cell][side.index()] += bonus * bonus;
+        }
+        let bound = if best <= alpha {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        if !use_table {
+            return best;
+        }
+        self.table.store(
+            key,
+            Entry {
+                score: to_table(best, ply),
+                bound,
+                depth,
+                proven: self.estimates.none_since(estimates_before),
+                best: best_move.map(|m| self.board.canonical_cell(symmetry, m)),
+            },
+        );
+        best
+    }
+
+    /// The table's entry at a node: `Ok` with its score when it settles the node within
+    /// `(alpha, beta)` at `depth`, otherwise `Err` with its move (in this orientation) to try
+    /// first.
+    fn probe(
+        &mut self,
+        key: u64,
+        symmetry: usize,
+        depth: i32,
+        ply: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<i32, Option<usize>> {
+        let Some(entry) = self.table.probe(key) else {
+            return Err(None);
+        };
+        let hash_move = entry
+            .best
+            .map(|m| self.board.actual_cell(symmetry, m))
+            .filter(|&m| self.board.is_empty(m));
+        if entry.proven || entry.depth >= depth {
+            let score = from_table(entry.score, ply);
+            let usable = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if usable {
+                if !entry.proven {
+                    self.estimates.count();
+                }
+                return Ok(score);
+            }
+        }
+        Err(hash_move)
+    }
+
+    /// Searches a node's moves, `first` (the forced move, or the table's) before the others
+    /// (none after a forced move): the best value and move, or `None` when the budget ran out.
+    #[allow(clippy::too_many_arguments)]
+    fn search_moves(
+        &mut self,
+        side: Side,
+        forced: Option<usize>,
+        hash_move: Option<usize>,
+        child_depth: i32,
+        ply: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Option<(i32, Option<usize>)> {
         let mut best = -INFINITY;
         let mut best_move = None;
-        // The table's move first, before the others are generated: it often cuts at once.
         let first = forced.or(hash_move);
         if let Some(cell) = first {
             let value = self.child_value(cell, side, child_depth, ply, alpha, beta);
             if self.budget.aborted() {
-                return 0;
+                return None;
             }
             best = value;
             best_move = Some(cell);
@@ -288,34 +355,7 @@ impl<'t> Negamax<'t> {
                 }
             }
         }
-        if let Some(cell) = best_move.filter(|_| best >= beta) {
-            let bonus = i64::from(depth.max(1));
-            self.history[cell][side.index()] += bonus * bonus;
-        }
         self.buffers[ply as usize] = moves;
-        if self.budget.aborted() {
-            return 0;
-        }
-        let bound = if best <= alpha_start {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
-        if !use_table {
-            return best;
-        }
-        self.table.store(
-            key,
-            Entry {
-                score: to_table(best, ply),
-                bound,
-                depth,
-                proven: self.estimates.none_since(estimates_before),
-                best: best_move.map(|m| self.board.canonical_cell(symmetry, m)),
-            },
-        );
-        best
+        (!self.budget.aborted()).then_some((best, best_move))
     }
 }

@@ -89,6 +89,43 @@ pub struct Searcher<'a> {
     after_null: bool,
 }
 
+/// What the move loop of one node needs to know about it.
+struct Node {
+    depth: i32,
+    ply: usize,
+    beta: i32,
+    side: Side,
+    pressure: Pressure,
+    /// The static evaluation at a calm node off the principal variation (it may prune).
+    calm_eval: Option<i32>,
+    null_window: bool,
+    /// Whether the generator capped the quiet moves, so the mover's threes may be added.
+    capped: bool,
+}
+
+impl Node {
+    /// Whether a quiet move, the `quiet_moves`-th, is pruned at a calm node: beyond the
+    /// move count, or by futility against `alpha`.
+    fn prunes(&self, quiet_moves: usize, alpha: i32) -> bool {
+        let Some(eval) = self.calm_eval else {
+            return false;
+        };
+        let depth = self.depth;
+        (depth <= MOVE_COUNT_DEPTH && quiet_moves > MOVE_COUNT_BASE + (depth * depth) as usize)
+            || (depth <= FUTILITY_DEPTH && eval + PRUNE_MARGIN * depth <= alpha)
+    }
+
+    /// The late-move reduction of the quiet move at `index` searched `next` plies deep.
+    fn reduction(&self, index: usize, next: i32) -> i32 {
+        if self.depth >= 2 && index >= FULL_DEPTH_MOVES {
+            let r = f64::from(self.depth).ln() * (index as f64).ln() / LMR_DIVISOR;
+            (r as i32 + i32::from(self.null_window)).clamp(1, (next - 1).max(1))
+        } else {
+            0
+        }
+    }
+}
+
 impl<'a> Searcher<'a> {
     /// A searcher over `board` with `table`, which the search's other threads may share.
     pub fn new(board: Board, budget: Budget, weights: &'static Weights, table: &'a Table) -> Self {
@@ -149,35 +186,12 @@ impl<'a> Searcher<'a> {
         if self.budget.spend(1) {
             return 0;
         }
-        let other = side.opponent();
         let plies = ply as i32;
-        if self.board.has_five(side) {
-            return WIN - plies - 1;
-        }
-        let threats = self.board.count(other, Threat::Five);
-        if threats >= 2 {
-            return -(WIN - plies - 2);
-        }
-        if threats == 0 && self.board.count(side, Threat::OpenFour) > 0 {
-            return WIN - plies - 3;
-        }
-        if threats == 0
-            && (self.board.count(side, Threat::FourThree) > 0
-                || self.board.count(side, Threat::DoubleThree) > 0)
-            && !self.board.has_four_move(other)
-        {
-            // A four-three, or two open threes, against no four: the opponent can stop only
-            // one threat, and the other becomes an open four.
-            return WIN - plies - 5;
-        }
-        if self.board.empties() == 0 {
-            return 0;
-        }
-        if ply >= MAX_PLY - 4 {
-            return self.evaluate(side);
+        if let Some(score) = self.decided(ply, side) {
+            return score;
         }
         // Mate-distance pruning: nothing here can beat a win found nearer the root.
-        let mut alpha = alpha.max(-(WIN - plies));
+        let alpha = alpha.max(-(WIN - plies));
         let beta = beta.min(WIN - plies - 1);
         if alpha >= beta {
             return alpha;
@@ -187,36 +201,16 @@ impl<'a> Searcher<'a> {
         } else {
             self.board.hash()
         };
-        let mut table_move = None;
-        if let Some(entry) = self.table.probe(key) {
-            table_move = (entry.best != u16::MAX).then_some(entry.best as usize);
-            let score = from_table(entry.score, plies);
-            if i32::from(entry.depth) >= depth {
-                let cut = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                    Bound::None => false,
-                };
-                if cut {
-                    return score;
-                }
-            }
-        }
-        if depth <= 0 && threats == 0 {
-            let eval = self.evaluate(side);
-            if eval >= beta {
-                // A VCF would only raise a score that already fails high.
-                return eval;
-            }
-            if let Some(n) = self.vcf_plies(side, VCF_LEAF_BUDGET) {
-                return WIN - plies - n as i32;
-            }
-            return eval;
+        let table_move = match self.probe(key, depth, plies, alpha, beta) {
+            Ok(score) => return score,
+            Err(table_move) => table_move,
+        };
+        if depth <= 0 && self.board.count(side.opponent(), Threat::Five) == 0 {
+            return self.horizon(side, plies, beta);
         }
         let pressure = moves::pressure(&self.board, side);
         let defence = if pressure == Pressure::None && depth >= DEFENCE_MIN_DEPTH {
-            self.vcf_line(other, VCF_DEFENCE_BUDGET)
+            self.vcf_line(side.opponent(), VCF_DEFENCE_BUDGET)
         } else {
             None
         };
@@ -235,9 +229,129 @@ impl<'a> Searcher<'a> {
                 return score;
             }
         }
+        let mut list = self.candidates(ply, side, pressure, defence.as_deref(), table_move);
+        let node = Node {
+            depth,
+            ply,
+            beta,
+            side,
+            pressure,
+            calm_eval,
+            null_window,
+            // Past the end of a capped list whose moves all lose: the mover's threes the cap
+            // left out, at full depth (see the module docs).
+            capped: pressure == Pressure::None && defence.is_none(),
+        };
+        let searched = self.search_moves(&node, alpha, &mut list);
+        self.buffers[ply] = list;
+        let Some((best, best_move)) = searched else {
+            return 0;
+        };
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.table.store(
+            key,
+            Entry {
+                key,
+                score: to_table(best, plies),
+                best: best_move,
+                depth: depth.clamp(-1, 127) as i8,
+                bound,
+            },
+        );
+        best
+    }
+
+    /// The value of a position decided without a search: a five to complete, two fives to stop,
+    /// an open four, a four-three or double three against no four, a full board; and the static
+    /// evaluation at the deepest ply.
+    fn decided(&self, ply: usize, side: Side) -> Option<i32> {
+        let other = side.opponent();
+        let plies = ply as i32;
+        if self.board.has_five(side) {
+            return Some(WIN - plies - 1);
+        }
+        let threats = self.board.count(other, Threat::Five);
+        if threats >= 2 {
+            return Some(-(WIN - plies - 2));
+        }
+        if threats == 0 && self.board.count(side, Threat::OpenFour) > 0 {
+            return Some(WIN - plies - 3);
+        }
+        if threats == 0
+            && (self.board.count(side, Threat::FourThree) > 0
+                || self.board.count(side, Threat::DoubleThree) > 0)
+            && !self.board.has_four_move(other)
+        {
+            // A four-three, or two open threes, against no four: the opponent can stop only
+            // one threat, and the other becomes an open four.
+            return Some(WIN - plies - 5);
+        }
+        if self.board.empties() == 0 {
+            return Some(0);
+        }
+        (ply >= MAX_PLY - 4).then(|| self.evaluate(side))
+    }
+
+    /// The table's entry for `key`: `Ok` with its score when it settles the node within
+    /// `(alpha, beta)` at `depth`, otherwise `Err` with its best move to try first.
+    fn probe(
+        &self,
+        key: u64,
+        depth: i32,
+        plies: i32,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<i32, Option<usize>> {
+        let Some(entry) = self.table.probe(key) else {
+            return Err(None);
+        };
+        let score = from_table(entry.score, plies);
+        if i32::from(entry.depth) >= depth {
+            let cut = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+                Bound::None => false,
+            };
+            if cut {
+                return Ok(score);
+            }
+        }
+        Err((entry.best != u16::MAX).then_some(entry.best as usize))
+    }
+
+    /// The value at the horizon with no five to stop: the static evaluation, or a VCF's win
+    /// when the evaluation does not already fail high.
+    fn horizon(&mut self, side: Side, plies: i32, beta: i32) -> i32 {
+        let eval = self.evaluate(side);
+        if eval >= beta {
+            // A VCF would only raise a score that already fails high.
+            return eval;
+        }
+        if let Some(n) = self.vcf_plies(side, VCF_LEAF_BUDGET) {
+            return WIN - plies - n as i32;
+        }
+        eval
+    }
+
+    /// The moves a node tries, best first, in the node's reused buffer.
+    fn candidates(
+        &mut self,
+        ply: usize,
+        side: Side,
+        pressure: Pressure,
+        defence: Option<&[usize]>,
+        table_move: Option<usize>,
+    ) -> Vec<(i32, usize)> {
         let mut list = std::mem::take(&mut self.buffers[ply]);
         let hints = Hints {
-            defence: defence.as_deref(),
+            defence,
             limit: Some(MAX_QUIET_MOVES),
             table_move,
             killers: self.killers[ply],
@@ -256,37 +370,35 @@ impl<'a> Searcher<'a> {
                     .map(|a| (0, a)),
             );
         }
+        list
+    }
+
+    /// Searches the moves of `list` from `alpha`: the best score and move, or `None` when the
+    /// budget stopped the search.
+    fn search_moves(
+        &mut self,
+        node: &Node,
+        mut alpha: i32,
+        list: &mut Vec<(i32, usize)>,
+    ) -> Option<(i32, u16)> {
+        let (depth, ply, side) = (node.depth, node.ply, node.side);
         // Blocks of a four do not use up depth, so four sequences are seen to their end. (Replies
         // to open threes did not either, at first: both sides' threes then chain for free and the
         // search reached depth 4 instead of 9 in the same time.)
-        let forced = matches!(pressure, Pressure::Four(_));
-        // Replies to an open three with no four to counter it: every second one along a line
-        // uses no depth (all of them did not: both sides' threes then chained for free).
-        let mut credit = self.credit[ply];
-        let mut extend = 0;
-        if pressure == Pressure::OpenThree && !self.board.has_four_move(side) {
-            credit += 1;
-            if credit == 2 {
-                credit = 0;
-                extend = 1;
-            }
-        }
-        let original_alpha = alpha;
+        let forced = matches!(node.pressure, Pressure::Four(_));
+        let (credit, extend) = self.three_credit(node);
         let mut best = -INFINITY;
         let mut best_move = u16::MAX;
         let mut quiet_moves = 0;
-        // Past the end of a capped list whose moves all lose: the mover's threes the cap left
-        // out, at full depth (see the module docs).
-        let capped = pressure == Pressure::None && defence.is_none();
         let mut widened = usize::MAX;
         let mut i = 0;
         loop {
             if i == list.len() {
-                if widened != usize::MAX || !capped || best > -MATE_BOUND {
+                if widened != usize::MAX || !node.capped || best > -MATE_BOUND {
                     break;
                 }
                 widened = i;
-                moves::add_threes(&self.board, side, &mut list);
+                moves::add_threes(&self.board, side, list);
                 if i == list.len() {
                     break;
                 }
@@ -295,85 +407,100 @@ impl<'a> Searcher<'a> {
             i += 1;
             let quiet = moves::is_quiet(&self.board, at, side);
             quiet_moves += usize::from(quiet);
-            if quiet
-                && index > 0
-                && best > -MATE_BOUND
-                && let Some(eval) = calm_eval
-                && ((depth <= MOVE_COUNT_DEPTH
-                    && quiet_moves > MOVE_COUNT_BASE + (depth * depth) as usize)
-                    || (depth <= FUTILITY_DEPTH && eval + PRUNE_MARGIN * depth <= alpha))
-            {
+            if quiet && index > 0 && best > -MATE_BOUND && node.prunes(quiet_moves, alpha) {
                 continue;
             }
             let next = if forced { depth } else { depth - 1 + extend };
             self.credit[ply + 1] = credit;
-            self.board.play(at, side);
-            let score = if index == 0 {
-                -self.negamax(next, ply + 1, -beta, -alpha, other)
+            let reduction = if quiet && index < widened {
+                node.reduction(index, next)
             } else {
-                let reduction =
-                    if quiet && depth >= 2 && index >= FULL_DEPTH_MOVES && index < widened {
-                        let r = f64::from(depth).ln() * (index as f64).ln() / LMR_DIVISOR;
-                        (r as i32 + i32::from(null_window)).clamp(1, (next - 1).max(1))
-                    } else {
-                        0
-                    };
-                let mut s = -self.negamax(next - reduction, ply + 1, -alpha - 1, -alpha, other);
-                if s > alpha && reduction > 0 {
-                    s = -self.negamax(next, ply + 1, -alpha - 1, -alpha, other);
-                }
-                if s > alpha && s < beta {
-                    s = -self.negamax(next, ply + 1, -beta, -alpha, other);
-                }
-                s
+                0
             };
-            self.board.undo(at, side);
+            let score = self.search_move(node, at, index, next, reduction, alpha);
             if self.budget.stopped() {
-                self.buffers[ply] = list;
-                return 0;
+                return None;
             }
             if score > best {
                 best = score;
                 best_move = at as u16;
                 if score > alpha {
                     alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    head[ply].clear();
-                    head[ply].push(at as u16);
-                    head[ply].extend_from_slice(&tail[0]);
-                    if score >= beta {
+                    self.extend_pv(ply, at);
+                    if score >= node.beta {
                         if quiet {
-                            let killers = &mut self.killers[ply];
-                            if killers[0] != at as u16 {
-                                killers[1] = killers[0];
-                                killers[0] = at as u16;
-                            }
-                            self.history[at][side.index()] += (depth * depth) as u32;
+                            self.reward(ply, at, side, depth);
                         }
                         break;
                     }
                 }
             }
         }
-        self.buffers[ply] = list;
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
+        Some((best, best_move))
+    }
+
+    /// Replies to an open three with no four to counter it: every second one along a line uses
+    /// no depth (all of them did not: both sides' threes then chained for free). The credit
+    /// passed on to the children, and the extension this node's moves get.
+    fn three_credit(&self, node: &Node) -> (u8, i32) {
+        let mut credit = self.credit[node.ply];
+        let mut extend = 0;
+        if node.pressure == Pressure::OpenThree && !self.board.has_four_move(node.side) {
+            credit += 1;
+            if credit == 2 {
+                credit = 0;
+                extend = 1;
+            }
+        }
+        (credit, extend)
+    }
+
+    /// One move of a node, searched `next` plies deep: the first with the full window, the
+    /// others with a null window (`reduction` plies shallower first), re-searched as needed.
+    fn search_move(
+        &mut self,
+        node: &Node,
+        at: usize,
+        index: usize,
+        next: i32,
+        reduction: i32,
+        alpha: i32,
+    ) -> i32 {
+        let (ply, beta, side) = (node.ply, node.beta, node.side);
+        let other = side.opponent();
+        self.board.play(at, side);
+        let score = if index == 0 {
+            -self.negamax(next, ply + 1, -beta, -alpha, other)
         } else {
-            Bound::Upper
+            let mut s = -self.negamax(next - reduction, ply + 1, -alpha - 1, -alpha, other);
+            if s > alpha && reduction > 0 {
+                s = -self.negamax(next, ply + 1, -alpha - 1, -alpha, other);
+            }
+            if s > alpha && s < beta {
+                s = -self.negamax(next, ply + 1, -beta, -alpha, other);
+            }
+            s
         };
-        self.table.store(
-            key,
-            Entry {
-                key,
-                score: to_table(best, plies),
-                best: best_move,
-                depth: depth.clamp(-1, 127) as i8,
-                bound,
-            },
-        );
-        best
+        self.board.undo(at, side);
+        score
+    }
+
+    /// The principal variation at `ply`: `at`, then the child's.
+    fn extend_pv(&mut self, ply: usize, at: usize) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply].clear();
+        head[ply].push(at as u16);
+        head[ply].extend_from_slice(&tail[0]);
+    }
+
+    /// A quiet move that cut: a killer at `ply`, and history credit for `side`.
+    fn reward(&mut self, ply: usize, at: usize, side: Side, depth: i32) {
+        let killers = &mut self.killers[ply];
+        if killers[0] != at as u16 {
+            killers[1] = killers[0];
+            killers[0] = at as u16;
+        }
+        self.history[at][side.index()] += (depth * depth) as u32;
     }
 
     /// The null move at a calm node whose evaluation `eval` reaches `beta`: the side to move
