@@ -214,7 +214,7 @@ fn sigterm_finishes_the_request_in_flight_then_exits_zero() {
     let mut server = Server::start("0.0.0.0");
     let address = server.address();
     // A 7 x 7 search that is not solved within its budget: the work budget of a 4 s limit keeps
-    // it busy for a second or more on the reference machine (BENCHMARKS-search.md).
+    // it busy for a second or more on the reference machine (the research notes (docs/strength.md)).
     let board = ".".repeat(49);
     let in_flight = thread::spawn(move || {
         let body = format!(r#"{{"board":"{board}","rows":7,"cols":7,"k":5,"time_limit_ms":4000}}"#);

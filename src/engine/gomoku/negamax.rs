@@ -21,9 +21,9 @@
 //! cuts as a bound. Where the generator capped the quiet moves (a calm node) and every move
 //! searched loses, the mover's threes left out by the cap are searched too, at full depth
 //! ([`moves::add_threes`]): a counter-attack ranked past the cap is a defence such a loss can
-//! miss (BENCHMARKS-search.md, "Counter-attacks past the caps"). Gomoku has no zugzwang (a
+//! miss (the research notes (docs/strength.md), "Counter-attacks past the caps"). Gomoku has no zugzwang (a
 //! stone more never hurts its owner), which is what makes the null move sound here. Measured
-//! against AIWine in BENCHMARKS-search.md
+//! against AIWine in the research notes (docs/strength.md)
 //! ("A selective search").
 
 use super::board::{Board, Threat};
@@ -32,11 +32,11 @@ use super::eval::Weights;
 use super::moves::{self, Hints, Pressure};
 use super::table::{Bound, Entry, Table};
 use super::threats::Vcf;
-use crate::engine::search::side::Side;
+use crate::engine::core::side::Side;
 
 /// Win scores (`WIN - p` for a win `p` plies from the root) as the small-board solver counts them.
-pub use super::super::score::{INFINITY, MATE_BOUND, WIN};
-use super::super::score::{from_table, to_table};
+pub use crate::engine::core::score::{INFINITY, MATE_BOUND, WIN};
+use crate::engine::core::score::{from_table, to_table};
 
 /// Static evaluations stay within this in absolute value.
 pub const EVAL_MAX: i32 = 30_000;
@@ -50,7 +50,7 @@ const VCF_DEFENCE_BUDGET: u64 = 256;
 /// Inner nodes at least this deep look for the opponent's VCF before choosing quiet moves.
 const DEFENCE_MIN_DEPTH: i32 = 2;
 /// Quiet moves kept at an inner node. With the window evaluation, 16 scored 75 % against AIWine
-/// in 40 games where 10 scored about 60 %, 20 and 24 about 52 % (BENCHMARKS-search.md).
+/// in 40 games where 10 scored about 60 %, 20 and 24 about 52 % (the research notes (docs/strength.md)).
 const MAX_QUIET_MOVES: usize = 16;
 /// Moves searched at full depth before late-move reductions start.
 const FULL_DEPTH_MOVES: usize = 3;
@@ -539,7 +539,7 @@ impl<'a> Searcher<'a> {
 mod tests {
     use super::super::eval::WEIGHTS;
     use super::*;
-    use crate::engine::search::deadline::Deadline;
+    use crate::engine::core::deadline::Deadline;
     use crate::engine::{Geometry, Player};
 
     /// A quiet 15 × 15 midgame (the first criterion midgame: h11 i11 k8 h9 k9 i10 k10 k11), black

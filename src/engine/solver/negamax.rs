@@ -21,9 +21,9 @@ use super::grid::Grid;
 use super::pairing::Pairing;
 use super::patterns::Patterns;
 use super::proof::Estimates;
-use super::score::{INFINITY, WIN, from_table, to_table};
-use super::side::Side;
 use super::table::{Bound, Entry, Table};
+use crate::engine::core::score::{INFINITY, WIN, from_table, to_table};
+use crate::engine::core::side::Side;
 
 /// Nodes this close to the horizon skip the table: they are cheaper to search again than a
 /// likely cache miss.

@@ -7,8 +7,8 @@
 
 use super::super::Geometry;
 use super::grid::Grid;
-use super::score::HEURISTIC_MAX;
-use super::side::Side;
+use crate::engine::core::score::HEURISTIC_MAX;
+use crate::engine::core::side::Side;
 
 /// Static-evaluation units per ring a stone stands away from the edge: enough for an open board
 /// to prefer the centre (on 15 × 15 every cell four or more from the edge lies on 20 windows, so

@@ -6,7 +6,7 @@
 use super::super::Geometry;
 use super::grid::Grid;
 use super::marks::Marks;
-use super::side::Side;
+use crate::engine::core::side::Side;
 
 /// No partner in the pairing being built.
 const NO_PARTNER: u16 = u16::MAX;

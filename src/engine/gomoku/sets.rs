@@ -2,7 +2,7 @@
 //! better, as bit sets over the padded cells: the threat searches walk them instead of the board.
 
 use super::board::Threat;
-use crate::engine::search::side::Side;
+use crate::engine::core::side::Side;
 
 /// Words in a bit set over the padded cells (at most 25 × 25 = 625 of them: 15 × 15 with k = 6).
 pub const WORDS: usize = 10;

@@ -6,10 +6,10 @@
 //! four at the same time. Every defender reply in such a line is forced, so a VCF found is a proven
 //! win, and its length in plies is exact for that line (a quiet move might win sooner).
 
-use crate::engine::search::deadline::Deadline;
+use crate::engine::core::deadline::Deadline;
 
 use super::board::{Board, Threat};
-use crate::engine::search::side::Side;
+use crate::engine::core::side::Side;
 
 /// Entries of the table of attacker positions already shown to have no VCF.
 const FAILED_SLOTS: usize = 1 << 16;

@@ -7,7 +7,7 @@ use std::ops::{Deref, DerefMut};
 use super::super::{Geometry, Player};
 use super::grid::Grid;
 use super::patterns::Patterns;
-use super::side::Side;
+use crate::engine::core::side::Side;
 
 /// A [`Grid`] and its four-making cells. The grid's own methods (play, undo, threats) are
 /// reached through `Deref`.

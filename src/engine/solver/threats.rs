@@ -10,7 +10,7 @@
 //! direct-mapped table keyed by position and fours left.
 
 use super::board::Board;
-use super::side::Side;
+use crate::engine::core::side::Side;
 
 /// Entries of the failure table (a power of two).
 const FAILED_ENTRIES: usize = 1 << 14;

@@ -9,7 +9,7 @@
 //!   line with one of its forced replies, which that reply then turns into a four of its own
 //!   (the search then checks each). Without the counters the search missed defences such as
 //!   making an open three whose four cell is the block the opponent's sequence forces, and
-//!   called positions won that were lost (BENCHMARKS-search.md, "Counters to a VCF").
+//!   called positions won that were lost (the research notes (docs/strength.md), "Counters to a VCF").
 //! - Otherwise the empty cells within two of a stone, best first by their value to the mover
 //!   (attack) and to the opponent (defence), of which only the best few are kept (the limit is the
 //!   caller's). A node whose kept moves all lose adds the mover's threes past the limit
@@ -18,7 +18,7 @@
 use super::board::{Board, Threat};
 use super::eval::Weights;
 use super::threats::forced_replies;
-use crate::engine::search::side::Side;
+use crate::engine::core::side::Side;
 
 /// Bonus in ordering for the table's move and for killer moves.
 const TABLE_MOVE_BONUS: i32 = 1 << 28;
@@ -161,7 +161,7 @@ pub fn add_threes(board: &Board, side: Side, moves: &mut Vec<(i32, usize)>) {
 /// late: it makes no four and takes no cell where the opponent would make one. Open threes count
 /// as quiet here: with them spared as well, the same reductions and pruning (see `negamax`)
 /// completed a ply or two less on six midgames, and the last session's pruning that spared them
-/// scored no better than none (BENCHMARKS-search.md, "A selective search").
+/// scored no better than none (the research notes (docs/strength.md), "A selective search").
 pub fn is_quiet(board: &Board, at: usize, side: Side) -> bool {
     board.threat(at, side) < Threat::Four && board.threat(at, side.opponent()) < Threat::Four
 }

@@ -1,7 +1,7 @@
 //! When the big-board search stops: a work budget (nodes, VCF nodes included) that makes answers
 //! reproducible, and the deadline as the hard stop.
 
-use crate::engine::search::deadline::Deadline;
+use crate::engine::core::deadline::Deadline;
 
 /// Nodes between two looks at the clock and the budget.
 const CHECK_INTERVAL: u64 = 1024;

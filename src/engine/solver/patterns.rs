@@ -3,7 +3,7 @@
 
 use super::grid::Grid;
 use super::marks::Marks;
-use super::side::Side;
+use crate::engine::core::side::Side;
 
 /// Scratch space for the pattern scans.
 pub struct Patterns {

@@ -13,7 +13,7 @@ use super::super::Geometry;
 use super::negamax::Negamax;
 use super::pairing::Pairing;
 use super::root::RootMove;
-use super::side::Side;
+use crate::engine::core::side::Side;
 
 /// An infinite proof or disproof number.
 const INFINITE: u32 = u32::MAX / 4;

@@ -5,9 +5,9 @@ use super::grid::Grid;
 use super::negamax::Negamax;
 use super::patterns::Patterns;
 use super::root::RootResult;
-use super::score::{MATE_BOUND, plies_of};
-use super::side::Side;
 use super::table::Table;
+use crate::engine::core::score::{MATE_BOUND, plies_of};
+use crate::engine::core::side::Side;
 
 /// The expected line of best play from the root, starting with `first` (the best move, whose
 /// result is `result`), read from what the search left behind: the table's moves (mapped back

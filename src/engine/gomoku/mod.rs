@@ -8,7 +8,6 @@
 //!   keeps them in ([`layout`]), its line windows ([`windows`]) and the cells where each side
 //!   makes a five or a four ([`sets`]);
 //! - [`eval`]: the weights of the patterns and combinations, and so the static evaluation;
-//!   [`features`] its terms for a position, to fit them to game results;
 //! - [`threats`]: victory by continuous fours (VCF), a proven win when found, and by threes and
 //!   fours (VCT), at the root for attack and for the opponent's threats;
 //! - [`moves`]: which moves a node tries (forced blocks, defences against open threes and
@@ -27,7 +26,6 @@
 mod board;
 mod budget;
 mod eval;
-mod features;
 mod layout;
 mod moves;
 mod negamax;
@@ -40,7 +38,6 @@ mod windows;
 
 use crate::engine::{Geometry, Position};
 
-pub use features::{EvalFeatures, evaluation_features};
 pub use root::analyze;
 
 /// Boards with fewer cells keep the exhaustive solver, which proves them.

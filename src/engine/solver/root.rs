@@ -3,8 +3,10 @@
 
 use super::super::Evaluation;
 use super::negamax::Negamax;
-use super::score::{HEURISTIC_MAX, INFINITY, MATE_BOUND, WIN, depth_score, estimate, plies_of};
 use super::table::Bound;
+use crate::engine::core::score::{
+    HEURISTIC_MAX, INFINITY, MATE_BOUND, WIN, depth_score, estimate, plies_of,
+};
 
 /// A legal move at the root.
 pub struct RootMove {

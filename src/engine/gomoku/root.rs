@@ -8,8 +8,8 @@ use super::eval::WEIGHTS;
 use super::negamax::{EVAL_MAX, INFINITY, MATE_BOUND, MAX_PLY, Searcher, WIN};
 use super::table::Table;
 use super::threats::{Vcf, Vct};
-use crate::engine::search::deadline::Deadline;
-use crate::engine::search::side::Side;
+use crate::engine::core::deadline::Deadline;
+use crate::engine::core::side::Side;
 use crate::engine::{Analysis, Evaluation, MoveScore, Position, Scoring, SearchLimits};
 
 /// Nodes allowed for the root's own VCF, and its most fours (real games have VCFs of 14 fours).
@@ -29,7 +29,7 @@ const VCT_MOVE_MAX: u64 = 40_000;
 const VCT_BEST_BUDGET: u64 = 30_000;
 /// Nodes for the opponent's VCT if the side to move passed (at most a quarter of the work
 /// budget): without one, no move leaves one (a stone more never helps the opponent), and the
-/// moves are not checked one by one. In the games of BENCHMARKS-search.md the VCTs that beat us
+/// moves are not checked one by one. In the games of the research notes (docs/strength.md) the VCTs that beat us
 /// took 3,600 to 168,000 nodes to find; this was 20,000 before.
 const VCT_PASS_BUDGET: u64 = 40_000;
 /// With a VCT on a pass, the moves are checked best first (by their cell values) until this
@@ -48,7 +48,7 @@ const EVAL_BAND: f64 = 0.9;
 /// the searches over 50 ms took a median 332 ms and 98 % of them ended on the budget. At the
 /// earlier charge of 3/5 (a budget 1.5 times as large) all but those that ended early ran into
 /// the clock, and the same request could get another answer. Over the same 400 games both scored
-/// the same within the error (BENCHMARKS-search.md, "The work budget calibrated to the median").
+/// the same within the error (the research notes (docs/strength.md), "The work budget calibrated to the median").
 fn nodes_for_work(work: u64) -> u64 {
     work.saturating_mul(10) / 9
 }
@@ -292,7 +292,7 @@ fn set_aside_losing(
     // (an open three or better) always: an attack that holds must not be dropped for a defence
     // with a higher cell value. Games against AIWine were thrown away so: a four that began a won
     // attack, and a quiet move that began one (24th by cell value, the ninth of ten that held),
-    // were never searched (BENCHMARKS-search.md, "Quiet attacks under a VCT").
+    // were never searched (the research notes (docs/strength.md), "Quiet attacks under a VCT").
     let mut safe = Vec::new();
     let start = vct.nodes();
     for (_, at) in order {

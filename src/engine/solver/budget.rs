@@ -2,7 +2,7 @@
 //! and the counters they are checked against.
 
 use super::super::SearchLimits;
-use super::deadline::Deadline;
+use crate::engine::core::deadline::Deadline;
 
 /// Nodes between two looks at the budget and the clock.
 const CHECK_INTERVAL: u64 = 1024;

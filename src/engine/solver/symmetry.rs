@@ -1,7 +1,7 @@
 //! The board's symmetries and the Zobrist keys of the position seen through each of them, so
 //! that positions equal up to symmetry share one transposition-table entry.
 
-use super::side::Side;
+use crate::engine::core::side::Side;
 
 /// Zobrist keys of the position under every symmetry of the board, kept up to date move by move.
 pub struct Symmetries {

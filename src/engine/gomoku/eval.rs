@@ -1,5 +1,5 @@
 //! The weights of the static evaluation (fitted to game results) and of move ordering (chosen by
-//! matches; see BENCHMARKS-search.md, "Strength").
+//! matches; see the research notes (docs/strength.md), "Strength").
 //!
 //! - **Evaluation: line windows and threat cells.** Every run of `k` cells in a line is a window.
 //!   A window holding stones of one side only is worth [`Weights::window`] (by its number of
@@ -11,9 +11,9 @@
 //!   stones come and go. (The first evaluation summed the cells' values below instead; against
 //!   AIWine it scored 30 % where the windows scored about 60 %.)
 //! - **Fitted to game results.** The window and threat-cell weights and the tempo are a logistic
-//!   regression of the results of 4,070 games (80,077 quiet positions, `examples/fit-eval.rs` on
-//!   `scripts/data/games-fit.sgf`; BENCHMARKS-search.md, "The evaluation fitted to game
-//!   results"), scaled to the engine's own evaluation, and on 15 × 15 with `k` = 5:
+//!   regression of the results of 4,070 games (80,077 quiet positions; the fitting tool and its
+//!   data are in the research notes that docs/strength.md names), scaled to the engine's own
+//!   evaluation, and on 15 × 15 with `k` = 5:
 //!   windows of four and five stones, seen only when `k` = 6, keep their earlier values.
 //! - **Move ordering: cell values.** A cell's value for a side is the sum over its four lines of
 //!   the value of the pattern the side would make there, plus a bonus for the combination
@@ -51,46 +51,6 @@ pub struct Weights {
 /// Most cells of one combination counted in the evaluation.
 pub const THREAT_CELLS_CAP: u16 = 6;
 
-/// Levels of a line for [`pair_class`]: nothing or one stone, a two that makes a three, an open
-/// two, a three, an open three, a four, an open four, a five.
-pub const PAIR_LEVELS: usize = 8;
-/// Classes of a cell by the levels of its two strongest lines (the stronger first).
-pub const PAIR_CLASSES: usize = PAIR_LEVELS * (PAIR_LEVELS + 1) / 2;
-
-/// A line pattern's level for [`pair_class`].
-pub fn pair_level(pattern: Pattern) -> usize {
-    match pattern {
-        Pattern::None | Pattern::Block1 | Pattern::Flex1 => 0,
-        Pattern::Block2 => 1,
-        Pattern::Flex2 => 2,
-        Pattern::Block3 => 3,
-        Pattern::Flex3 => 4,
-        Pattern::Block4 => 5,
-        Pattern::Flex4 => 6,
-        Pattern::Five => 7,
-    }
-}
-
-/// The class of a cell whose four lines make `patterns`: its two strongest lines' levels
-/// (`high` ≥ `low`) as `high (high + 1) / 2 + low`. It refines [`Threat`]: a cell with an open
-/// two in each of two lines, one move from a double three, is quiet to [`Threat`] but a class of
-/// its own here. The evaluation does not use it: fitted, these classes predicted game results
-/// much better than the threat cells alone, but played no better (BENCHMARKS-search.md, "Pair
-/// classes, Rapfi as a teacher, cheaper threat checks"); `examples/fit-eval.rs --pairs` fits
-/// them.
-pub fn pair_class(patterns: [Pattern; 4]) -> usize {
-    let (mut high, mut low) = (0, 0);
-    for level in patterns.map(pair_level) {
-        if level > high {
-            low = high;
-            high = level;
-        } else if level > low {
-            low = level;
-        }
-    }
-    high * (high + 1) / 2 + low
-}
-
 /// The weights the engine plays with.
 pub static WEIGHTS: Weights = Weights {
     //        None Block1 Flex1 Block2 Flex2 Block3 Flex3 Block4 Flex4 Five
@@ -125,10 +85,10 @@ impl Weights {
 
 /// Every cell's combination and value by its four patterns, worked out once: a stone refreshes
 /// the cells of four lines on both sides, and this lookup made the search about a tenth faster
-/// than working them out each time (BENCHMARKS-search.md). It is indexed by the four patterns
+/// than working them out each time (the research notes (docs/strength.md)). It is indexed by the four patterns
 /// packed four bits each, as the board keeps them, so a lookup is one load. Values are `i16`
 /// (an entry is four bytes, and a board cell 32): with `i32` the same searches, node for node,
-/// took 3.5 % longer (BENCHMARKS-search.md, "Aspiration windows, and smaller cells").
+/// took 3.5 % longer (the research notes (docs/strength.md), "Aspiration windows, and smaller cells").
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Combos(Vec<(Threat, i16)>);
 
@@ -215,31 +175,6 @@ mod tests {
         assert_eq!(threat_of([Flex3, Block3, None, None]), Threat::OpenThree);
         assert_eq!(threat_of([Block3, None, None, None]), Threat::Three);
         assert_eq!(threat_of([None; 4]), Threat::Quiet);
-    }
-
-    #[test]
-    fn a_cell_is_classed_by_its_two_strongest_lines() {
-        use Pattern::{Block1, Block2, Block4, Five, Flex2, Flex3, None};
-        let class = |high: usize, low: usize| high * (high + 1) / 2 + low;
-        assert_eq!(pair_class([None; 4]), 0);
-        assert_eq!(pair_class([Flex2, Block1, Flex2, None]), class(2, 2));
-        assert_eq!(pair_class([Block2, Flex3, Flex2, Block4]), class(5, 4));
-        assert_eq!(pair_class([Block4, Block2, Flex3, Flex2]), class(5, 4));
-        assert_eq!(pair_class([None, None, Five, None]), class(7, 0));
-        assert_eq!(pair_class([Five; 4]), PAIR_CLASSES - 1);
-        // A class decides the threat level of the cell, up to telling a five from an open four.
-        let all = Pattern::ALL;
-        let mut seen: std::collections::HashMap<usize, Threat> = std::collections::HashMap::new();
-        for a in all {
-            for b in all {
-                for c in all {
-                    let patterns = [a, b, c, None];
-                    let threat = threat_of(patterns).min(Threat::OpenFour);
-                    let previous = *seen.entry(pair_class(patterns)).or_insert(threat);
-                    assert_eq!(previous, threat, "{patterns:?}");
-                }
-            }
-        }
     }
 
     fn pack(patterns: [Pattern; 4]) -> u16 {

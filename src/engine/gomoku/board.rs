@@ -14,7 +14,7 @@ use super::layout::Layout;
 use super::pattern::{BLACK, EMPTY, Pattern, PatternTable, WALL, WHITE};
 use super::sets::ThreatSets;
 use super::windows::{Sums, WindowScores};
-use crate::engine::search::side::Side;
+use crate::engine::core::side::Side;
 use crate::engine::{Geometry, Player};
 
 /// What playing a cell does for one side, over its four lines, weakest first.
@@ -209,24 +209,9 @@ impl Board {
         i32::from(self.cells[at].value[side.index()])
     }
 
-    /// The patterns `side` makes along the four lines by playing the empty cell `at`.
-    pub fn patterns(&self, at: usize, side: Side) -> [Pattern; 4] {
-        super::eval::unpack(self.cells[at].patterns[side.index()])
-    }
-
     /// Empty cells where `side` makes `threat`.
     pub fn count(&self, side: Side, threat: Threat) -> u16 {
         self.threat_counts[side.index()][threat as usize]
-    }
-
-    /// The empty cells of each combination for `side`, by [`Threat`] order.
-    pub fn threat_counts(&self, side: Side) -> [u16; Threat::COUNT] {
-        self.threat_counts[side.index()]
-    }
-
-    /// Per side, its live windows (holding its stones only) by their number of stones.
-    pub fn live_windows(&self) -> [[u32; 7]; 2] {
-        self.windows.live()
     }
 
     /// Whether `side` has a cell completing a line.
@@ -381,7 +366,7 @@ impl Board {
                 // width. A cell updated in a copy, or pattern bytes written one by one and read
                 // back as a word, stalled the processor's store forwarding: perf put three
                 // quarters of the search's time in `play`, and removing the stalls made the
-                // whole search 1.85 times as fast (BENCHMARKS-search.md, "Store forwarding").
+                // whole search 1.85 times as fast (the research notes (docs/strength.md), "Store forwarding").
                 let cell = &mut self.cells[other];
                 let key = change(cell.keys[dir], shift);
                 cell.keys[dir] = key;

@@ -1,4 +1,5 @@
-//! Alpha-beta search for every board other than 3 × 3.
+//! The small-board solver: alpha-beta search for the m,n,k boards other than 3 × 3 that the
+//! big-board engine does not play, and the proofs that make most of them exact.
 //!
 //! Negamax with alpha-beta and iterative deepening, a transposition table keyed by the
 //! symmetry-reduced Zobrist key (8 symmetries on a square board, 4 on a rectangle), and the
@@ -17,10 +18,9 @@
 //! - [`eval`]: the static evaluation at the horizon and move ordering; [`patterns`]: cells
 //!   that make a four or a double threat;
 //! - [`grid`]: the board with per-window counters kept up to date move by move, [`windows`]:
-//!   its windows, [`symmetry`]: its symmetries and Zobrist keys; [`side`]: the two sides;
-//!   [`marks`]: scratch sets;
+//!   its windows, [`symmetry`]: its symmetries and Zobrist keys; [`marks`]: scratch sets;
 //! - [`table`]: the transposition table; [`budget`]: the work budget and the deadline;
-//!   [`score`]: internal scores and their conversions; [`pv`]: the principal variation;
+//!   [`pv`]: the principal variation;
 //! - [`threats`] and [`root_threats`]: wins by continuous fours at the root of big boards
 //!   (with [`board`], the grid and the four-making cells they walk).
 //!
@@ -35,10 +35,8 @@
 
 mod board;
 mod budget;
-mod deadline;
 mod deepening;
 mod eval;
-mod gomoku;
 mod grid;
 mod marks;
 mod negamax;
@@ -49,17 +47,14 @@ mod proof_number;
 mod pv;
 mod root;
 mod root_threats;
-mod score;
-mod side;
 mod symmetry;
 mod table;
 mod threats;
 mod windows;
 
+use crate::engine::core::score::{HEURISTIC_MAX, WIN};
 use deepening::Searcher;
-pub use gomoku::{EvalFeatures, evaluation_features};
 use root::{RootMove, RootResult};
-use score::{HEURISTIC_MAX, WIN};
 use table::PooledTable;
 use threats::Vcf;
 
@@ -78,11 +73,8 @@ const VCF_ROOT_BUDGET: u64 = 200_000;
 /// Nodes allowed when checking whether a root move leaves the opponent a VCF.
 const VCF_DEFENCE_BUDGET: u64 = 2_000;
 
-/// Searches a position that is not 3 × 3 tic-tac-toe.
+/// Searches a position that is neither 3 × 3 tic-tac-toe nor a big board.
 pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> Analysis {
-    if gomoku::applies(position) {
-        return gomoku::analyze(position, scoring, limits);
-    }
     let geometry = position.geometry();
     let mut table = PooledTable::acquire();
     let mut searcher = Searcher::new(position, &mut table);

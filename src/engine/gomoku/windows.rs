@@ -7,7 +7,7 @@
 
 use super::eval::Weights;
 use super::layout::Layout;
-use crate::engine::search::side::Side;
+use crate::engine::core::side::Side;
 
 /// Marks an unused slot in `through`.
 const NO_WINDOW: u32 = u32::MAX;
@@ -102,19 +102,5 @@ impl WindowScores {
                 self.stones[w as usize][side.index()] -= 1;
             }
         }
-    }
-
-    /// Per side, its live windows (holding its stones only) by their number of stones.
-    pub fn live(&self) -> [[u32; 7]; 2] {
-        let mut live = [[0; 7]; 2];
-        for &[a, b] in &self.stones {
-            match (a, b) {
-                (0, 0) => {}
-                (a, 0) => live[0][usize::from(a).min(6)] += 1,
-                (0, b) => live[1][usize::from(b).min(6)] += 1,
-                _ => {}
-            }
-        }
-        live
     }
 }

@@ -15,7 +15,7 @@
 //!
 //! Only the `k`-windows through the centre count, so a pattern is always about the stone played.
 
-use crate::engine::search::side::Side;
+use crate::engine::core::side::Side;
 use std::sync::OnceLock;
 
 /// What playing a cell makes along one line, weakest first.

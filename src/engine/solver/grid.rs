@@ -7,9 +7,9 @@
 
 use super::super::{Geometry, Player};
 use super::eval::{MovePriority, window_weight};
-use super::side::Side;
 use super::symmetry::Symmetries;
 use super::windows::Windows;
+use crate::engine::core::side::Side;
 
 /// What one window contributes to the per-side counters, given its stone counts.
 #[derive(Clone, Copy, Default)]
