@@ -21,8 +21,8 @@
 
 use std::sync::OnceLock;
 
-use super::board::Threat;
 use super::pattern::Pattern;
+use super::threat::Threat;
 
 /// Evaluation weights.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 //! - [`pattern`]: what a stone makes along a line (five, open four, four, open three, three,
 //!   twos), one table per `k`;
 //! - [`board`]: the stones and, kept up to date stone by stone, each empty cell's patterns, its
-//!   strongest combination ([`board::Threat`]) and its value for each side; with the array it
+//!   strongest combination ([`threat::Threat`]) and its value for each side; with the array it
 //!   keeps them in ([`layout`]), its line windows ([`windows`]) and the cells where each side
 //!   makes a five or a four ([`sets`]);
 //! - [`eval`]: the weights of the patterns and combinations, and so the static evaluation;
@@ -33,6 +33,7 @@ mod pattern;
 mod root;
 mod sets;
 mod table;
+mod threat;
 mod threats;
 mod windows;
 

@@ -15,8 +15,9 @@
 //!   caller's). A node whose kept moves all lose adds the mover's threes past the limit
 //!   ([`add_threes`]).
 
-use super::board::{Board, Threat};
+use super::board::Board;
 use super::eval::Weights;
+use super::threat::Threat;
 use super::threats::forced_replies;
 use crate::engine::core::side::Side;
 

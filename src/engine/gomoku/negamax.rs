@@ -26,11 +26,12 @@
 //! against AIWine in the research notes (docs/strength.md)
 //! ("A selective search").
 
-use super::board::{Board, Threat};
+use super::board::Board;
 use super::budget::Budget;
 use super::eval::Weights;
 use super::moves::{self, Hints, Pressure};
 use super::table::{Bound, Entry, Table};
+use super::threat::Threat;
 use super::threats::Vcf;
 use crate::engine::core::side::Side;
 

@@ -2,11 +2,12 @@
 //! iterative deepening over the candidate moves until the work budget or the deadline stops it,
 //! and every legal move gets a value for the [`Analysis`].
 
-use super::board::{Board, Threat};
+use super::board::Board;
 use super::budget::Budget;
 use super::eval::WEIGHTS;
 use super::negamax::{EVAL_MAX, INFINITY, MATE_BOUND, MAX_PLY, Searcher, WIN};
 use super::table::Table;
+use super::threat::Threat;
 use super::threats::{Vcf, Vct};
 use crate::engine::core::deadline::Deadline;
 use crate::engine::core::side::Side;

@@ -1,7 +1,7 @@
 //! Per side, the empty cells where it completes a line and those where it makes a four or
 //! better, as bit sets over the padded cells: the threat searches walk them instead of the board.
 
-use super::board::Threat;
+use super::threat::Threat;
 use crate::engine::core::side::Side;
 
 /// Words in a bit set over the padded cells (at most 25 × 25 = 625 of them: 15 × 15 with k = 6).

@@ -8,7 +8,8 @@
 
 use crate::engine::core::deadline::Deadline;
 
-use super::board::{Board, Threat};
+use super::board::Board;
+use super::threat::Threat;
 use crate::engine::core::side::Side;
 
 /// Entries of the table of attacker positions already shown to have no VCF.

@@ -6,8 +6,8 @@
 //! maintain, so a node costs a few dozen additions rather than a scan of the board.
 
 use super::super::{Geometry, Player};
-use super::eval::{MovePriority, window_weight};
 use super::symmetry::Symmetries;
+use super::weights::{MovePriority, window_weight};
 use super::windows::Windows;
 use crate::engine::core::side::Side;
 
@@ -271,7 +271,22 @@ impl Grid {
 
     /// How promising `cell` looks for `side`, for move ordering only.
     pub fn move_priority(&self, cell: usize, side: Side) -> i32 {
-        self.priority.score(self, cell, side)
+        let priority = &self.priority;
+        let mut score = priority.centrality[cell];
+        for &w in self.windows_of(cell) {
+            let w = w as usize;
+            let (own, enemy) = (
+                self.count(w, side) as usize,
+                self.count(w, side.opponent()) as usize,
+            );
+            if enemy == 0 {
+                score += priority.attack_bonus[own];
+            }
+            if own == 0 {
+                score += priority.block_bonus[enemy];
+            }
+        }
+        score
     }
 
     /// The empty cells of window `w`.

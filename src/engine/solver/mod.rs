@@ -9,13 +9,15 @@
 //! - [`deepening`]: the position to analyse, its root moves and the iterations at growing depth;
 //! - [`root`]: one iteration over the root moves, and what is known about each;
 //! - [`proof`]: which results are proven, and the full-depth proof of small boards;
+//!   [`estimates`]: the count that tells them apart;
 //! - [`proof_number`]: proof-number search for draws on boards with `k` ≥ 5 up to 7 × 7 (it
 //!   proves (7,7,5) a draw in about a second);
 //! - [`negamax`]: the recursive search and its shortcuts (immediate wins, forced blocks, double
 //!   threats, dead cells, draws when no window is left open);
 //! - [`pairing`]: pairing strategies, proofs that a side cannot win: they prove the 4 × 4,
 //!   5 × 4 and 5 × 5 (k = 4) draws in a few thousand nodes;
-//! - [`eval`]: the static evaluation at the horizon and move ordering; [`patterns`]: cells
+//! - [`eval`]: the static evaluation at the horizon, [`weights`]: its window weights and the
+//!   move-ordering bonuses; [`patterns`]: cells
 //!   that make a four or a double threat;
 //! - [`grid`]: the board with per-window counters kept up to date move by move, [`windows`]:
 //!   its windows, [`symmetry`]: its symmetries and Zobrist keys; [`marks`]: scratch sets;
@@ -36,6 +38,7 @@
 mod board;
 mod budget;
 mod deepening;
+mod estimates;
 mod eval;
 mod grid;
 mod marks;
@@ -50,6 +53,7 @@ mod root_threats;
 mod symmetry;
 mod table;
 mod threats;
+mod weights;
 mod windows;
 
 use crate::engine::core::score::{HEURISTIC_MAX, WIN};

@@ -16,11 +16,11 @@ use std::ops::ControlFlow;
 
 use super::super::Geometry;
 use super::budget::Budget;
+use super::estimates::Estimates;
 use super::eval::evaluate;
 use super::grid::Grid;
 use super::pairing::Pairing;
 use super::patterns::Patterns;
-use super::proof::Estimates;
 use super::table::{Bound, Entry, Table};
 use crate::engine::core::score::{INFINITY, WIN, from_table, to_table};
 use crate::engine::core::side::Side;

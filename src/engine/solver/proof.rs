@@ -1,6 +1,6 @@
 //! Proofs: which results are proven, and the full-depth iteration that proves the root.
 //!
-//! Every node counts the static evaluations it depends on ([`Estimates`]). A result with none
+//! Every node counts the static evaluations it depends on ([`super::estimates::Estimates`]). A result with none
 //! behind it is proven (the table marks such entries valid at any depth); a win or loss found
 //! within the iteration's depth is proven as well. Small boards jump from a few shallow
 //! iterations straight to the full-depth proof, which first decides win, draw or loss and only
@@ -66,28 +66,6 @@ pub fn draw_results(root: &[RootMove], draw: &Draw) -> Vec<RootResult> {
             }
         })
         .collect()
-}
-
-/// Static evaluations (and unproven table entries) used so far: a result whose search did not
-/// move this counter is proven.
-#[derive(Default)]
-pub struct Estimates(u64);
-
-impl Estimates {
-    /// Counts one estimate.
-    pub fn count(&mut self) {
-        self.0 += 1;
-    }
-
-    /// The count now, to compare with later.
-    pub fn mark(&self) -> u64 {
-        self.0
-    }
-
-    /// Whether no estimate was counted since `mark`.
-    pub fn none_since(&self, mark: u64) -> bool {
-        self.0 == mark
-    }
 }
 
 impl RootSearch<'_, '_> {
