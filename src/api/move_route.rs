@@ -26,7 +26,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// Send the position as a JSON object (`board` and options) or as the bare board array. On 3 × 3
 /// the answer is a lookup in the solved table; larger boards are searched within the time budget.
 #[utoipa::path(post, path = "/v1/move", tag = "moves",
-    request_body(content = MoveRequest, content_type = "application/json",
+    request_body(content = super::wire::MoveBody, content_type = "application/json",
         examples(
             ("seed board" = (summary = "The freeCodeCamp board, with the move table",
                 value = json!({"board": ["O", 1, "X", "X", 4, "X", 6, "O", "O"], "moves": true}))),
