@@ -1,7 +1,9 @@
 //! The search core both searches share: the side to move ([`side`]), scores and their
-//! conversions to the API's values and the table's node-relative form ([`score`]), and the hard
-//! stop of a search, its deadline or its caller's cancel ([`deadline`]).
+//! conversions to the API's values and the table's node-relative form ([`score`]), the work
+//! budget ([`budget`]) and the hard stop of a search, its deadline or its caller's cancel
+//! ([`deadline`]).
 
+pub mod budget;
 pub mod deadline;
 pub mod score;
 pub mod side;

@@ -16,7 +16,7 @@
 //!   and history ordering, a VCF check at the horizon, and selectivity: late-move reductions,
 //!   reverse futility, futility and move-count pruning, and a null move, for quiet moves and calm
 //!   nodes only;
-//! - [`root`]: iterative deepening until the work budget or the deadline ([`budget`]) stops it.
+//! - [`root`]: iterative deepening until the work budget or the deadline stops it.
 //!
 //! **Honesty.** A win by continuous fours found at the root is proven (every defender reply in it
 //! is forced) and reported exactly, with its plies. Everything else is an estimate: the search
@@ -24,7 +24,6 @@
 //! even a win or loss it finds is reported as an estimate, above (or below) every evaluation.
 
 mod board;
-mod budget;
 mod eval;
 mod layout;
 mod moves;

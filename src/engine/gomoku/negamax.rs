@@ -27,12 +27,12 @@
 //! ("A selective search").
 
 use super::board::Board;
-use super::budget::Budget;
 use super::eval::Weights;
 use super::moves::{self, Hints, Pressure};
 use super::table::{Bound, Entry, Table};
 use super::threat::Threat;
 use super::threats::Vcf;
+use crate::engine::core::budget::Budget;
 use crate::engine::core::side::Side;
 
 /// Win scores (`WIN - p` for a win `p` plies from the root) as the small-board solver counts them.

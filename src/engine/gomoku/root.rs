@@ -3,12 +3,12 @@
 //! and every legal move gets a value for the [`Analysis`].
 
 use super::board::Board;
-use super::budget::Budget;
 use super::eval::WEIGHTS;
 use super::negamax::{EVAL_MAX, INFINITY, MATE_BOUND, MAX_PLY, Searcher, WIN};
 use super::table::Table;
 use super::threat::Threat;
 use super::threats::{Vcf, Vct};
+use crate::engine::core::budget::Budget;
 use crate::engine::core::deadline::Deadline;
 use crate::engine::core::side::Side;
 use crate::engine::{Analysis, Evaluation, MoveScore, Position, Scoring, SearchLimits};

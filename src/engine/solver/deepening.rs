@@ -4,7 +4,6 @@
 
 use super::super::{Analysis, Geometry, MoveScore, Position, Scoring, SearchLimits};
 use super::board::Board;
-use super::budget::Budget;
 use super::eval;
 use super::grid::Grid;
 use super::negamax::Negamax;
@@ -13,6 +12,8 @@ use super::proof_number::prove_draw;
 use super::pv::principal_variation;
 use super::root::{Iteration, RootMove, RootResult, RootSearch};
 use super::table::Table;
+use crate::engine::core::budget::Budget;
+use crate::engine::core::deadline::Deadline;
 use crate::engine::core::score::INFINITY;
 use crate::engine::core::side::Side;
 
@@ -82,7 +83,7 @@ impl<'t> Searcher<'t> {
         root: &[RootMove],
     ) -> Analysis {
         let geometry = position.geometry();
-        let budget = Budget::new(limits, self.nodes);
+        let budget = Budget::new(limits.max_work, Deadline::of(limits)).counted(self.nodes);
         let mut search = Negamax::new(
             geometry,
             self.board.grid,
@@ -150,7 +151,7 @@ fn iterate(
         if jump_to_proof && depth > SHALLOW_DEPTH {
             depth = last_depth;
         }
-        iterations.search.budget.arm(depth > 1);
+        iterations.search.budget.suspend(depth == 1);
         if depth > 1 && iterations.search.budget.spent() {
             break;
         }
@@ -159,7 +160,7 @@ fn iterate(
             if let Some(draw) = prove_draw(iterations.search, geometry, root, limits.all_moves) {
                 return (draw_results(root, &draw), empties);
             }
-            if iterations.search.budget.aborted() {
+            if iterations.search.budget.stopped() {
                 break;
             }
         }

@@ -21,8 +21,7 @@
 //!   that make a four or a double threat;
 //! - [`grid`]: the board with per-window counters kept up to date move by move, [`windows`]:
 //!   its windows, [`symmetry`]: its symmetries and Zobrist keys; [`marks`]: scratch sets;
-//! - [`table`]: the transposition table; [`budget`]: the work budget and the deadline;
-//!   [`pv`]: the principal variation;
+//! - [`table`]: the transposition table; [`pv`]: the principal variation;
 //! - [`threats`] and [`root_threats`]: wins by continuous fours at the root of big boards
 //!   (with [`board`], the grid and the four-making cells they walk).
 //!
@@ -36,7 +35,6 @@
 //! number of searches running at once and never with their number over time.
 
 mod board;
-mod budget;
 mod deepening;
 mod estimates;
 mod eval;

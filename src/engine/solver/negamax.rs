@@ -15,13 +15,13 @@
 use std::ops::ControlFlow;
 
 use super::super::Geometry;
-use super::budget::Budget;
 use super::estimates::Estimates;
 use super::eval::evaluate;
 use super::grid::Grid;
 use super::pairing::Pairing;
 use super::patterns::Patterns;
 use super::table::{Bound, Entry, Table};
+use crate::engine::core::budget::Budget;
 use crate::engine::core::score::{INFINITY, WIN, from_table, to_table};
 use crate::engine::core::side::Side;
 
@@ -90,7 +90,7 @@ impl<'t> Negamax<'t> {
         let (found, steps) = self
             .pairing
             .defender_pairs_off(&self.board, side, PAIRING_BUDGET);
-        self.budget.count_pairing_steps(steps);
+        self.budget.count_extra_work(u64::from(steps));
         found
     }
 
@@ -199,7 +199,7 @@ impl<'t> Negamax<'t> {
     /// plies before the horizon. Scores are relative to the root: a win ending at ply `p` is
     /// `WIN - p` for the side that makes it.
     pub fn search(&mut self, depth: i32, ply: i32, alpha: i32, beta: i32) -> i32 {
-        if self.budget.enter_node() {
+        if self.budget.spend(1) {
             return 0;
         }
         let side = self.side_at(ply);
@@ -328,7 +328,7 @@ impl<'t> Negamax<'t> {
         let first = forced.or(hash_move);
         if let Some(cell) = first {
             let value = self.child_value(cell, side, child_depth, ply, alpha, beta);
-            if self.budget.aborted() {
+            if self.budget.stopped() {
                 return None;
             }
             best = value;
@@ -343,7 +343,7 @@ impl<'t> Negamax<'t> {
         for &(_, cell) in &moves {
             let cell = cell as usize;
             let value = self.child_value(cell, side, child_depth, ply, alpha, beta);
-            if self.budget.aborted() {
+            if self.budget.stopped() {
                 break;
             }
             if value > best {
@@ -356,6 +356,6 @@ impl<'t> Negamax<'t> {
             }
         }
         self.buffers[ply as usize] = moves;
-        (!self.budget.aborted()).then_some((best, best_move))
+        (!self.budget.stopped()).then_some((best, best_move))
     }
 }

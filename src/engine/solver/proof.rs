@@ -83,7 +83,7 @@ impl RootSearch<'_, '_> {
     /// search for the exact length of a win or a loss.
     pub fn exact_root_value(&mut self, cell: usize, depth: i32) -> (i32, bool) {
         let (value, proven) = self.root_value(cell, depth, -1, 1);
-        if self.search.budget.aborted() || value.abs() < 1 {
+        if self.search.budget.stopped() || value.abs() < 1 {
             (value, proven)
         } else if value >= 1 {
             self.root_value(cell, depth, 0, INFINITY)

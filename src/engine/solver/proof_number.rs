@@ -79,7 +79,7 @@ impl<'s, 't> ProofSearch<'s, 't> {
     pub fn attacker_wins(&mut self, to_move: Side, attacker: Side) -> Option<bool> {
         self.attacker = attacker;
         let (proof, disproof) = self.mid(to_move, 0, INFINITE, INFINITE);
-        if self.search.budget.aborted() {
+        if self.search.budget.stopped() {
             None
         } else if proof == 0 {
             Some(true)
@@ -147,7 +147,7 @@ impl<'s, 't> ProofSearch<'s, 't> {
             let (found, steps) =
                 self.pairing
                     .defender_pairs_off(&self.search.board, attacker, PAIRING_BUDGET);
-            self.search.budget.count_pairing_steps(steps);
+            self.search.budget.count_extra_work(u64::from(steps));
             if found {
                 return Settled::Value(false);
             }
@@ -200,7 +200,7 @@ impl<'s, 't> ProofSearch<'s, 't> {
     /// until its proof number reaches `max_proof` or its disproof number `max_disproof`, and
     /// returns both.
     fn mid(&mut self, side: Side, ply: usize, max_proof: u32, max_disproof: u32) -> (u32, u32) {
-        if self.search.budget.enter_node() {
+        if self.search.budget.spend(1) {
             return (1, 1);
         }
         let (key, _) = self.search.board.canonical_key();
@@ -253,7 +253,7 @@ impl<'s, 't> ProofSearch<'s, 't> {
                     second = value;
                 }
             }
-            if proof >= max_proof || disproof >= max_disproof || self.search.budget.aborted() {
+            if proof >= max_proof || disproof >= max_disproof || self.search.budget.stopped() {
                 break (proof, disproof);
             }
             let c = children[best];
@@ -281,7 +281,7 @@ impl<'s, 't> ProofSearch<'s, 't> {
             children[best].disproof = d;
         };
         self.children[ply] = children;
-        if !self.search.budget.aborted() {
+        if !self.search.budget.stopped() {
             self.store(key, proof, disproof);
         }
         (proof, disproof)
@@ -341,11 +341,11 @@ pub fn prove_draw(
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::SearchLimits;
-    use super::super::budget::Budget;
     use super::super::pairing::tests::{attacker_forces_win, random_grid};
     use super::super::table::PooledTable;
     use super::*;
+    use crate::engine::core::budget::Budget;
+    use crate::engine::core::deadline::Deadline;
 
     #[test]
     fn proof_numbers_agree_with_an_exhaustive_search() {
@@ -372,7 +372,7 @@ mod tests {
                     })
                     .collect();
                 let mut table = PooledTable::acquire();
-                let budget = Budget::new(&SearchLimits::default(), 0);
+                let budget = Budget::new(None, Deadline::default());
                 let mut search = Negamax::new(geometry, grid, &mut table, side, budget);
                 let mut proof = ProofSearch::new(&mut search, geometry);
                 for (attacker, expected) in Side::BOTH.into_iter().zip(expected) {

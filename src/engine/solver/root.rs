@@ -128,7 +128,7 @@ impl RootSearch<'_, '_> {
             } else {
                 self.root_value(m.cell, depth, -INFINITY, INFINITY)
             };
-            if self.search.budget.aborted() {
+            if self.search.budget.stopped() {
                 return Iteration::Aborted {
                     proven: results
                         .into_iter()
@@ -176,7 +176,7 @@ impl RootSearch<'_, '_> {
                 Some(_) => alpha,
             };
             let (value, proven) = self.root_value(root[i].cell, depth, window, high);
-            if self.search.budget.aborted() {
+            if self.search.budget.stopped() {
                 return Iteration::Aborted {
                     proven: root.iter().map(|_| None).collect(),
                 };
@@ -212,7 +212,7 @@ impl RootSearch<'_, '_> {
                     continue;
                 }
                 let (value, proven) = self.exact_root_value(root[i].cell, depth);
-                if self.search.budget.aborted() {
+                if self.search.budget.stopped() {
                     return self.lost_fallback(results, best);
                 }
                 results[i] = Some(RootResult::exact(value, proven));

@@ -1,5 +1,6 @@
-//! When the big-board search stops: a work budget (nodes, VCF nodes included) that makes answers
-//! reproducible, and the deadline as the hard stop.
+//! When a search stops, for both searches: a work budget (nodes, and work that the node count does
+//! not show) that makes answers reproducible, and the deadline (or the caller's cancel) as the
+//! hard stop. Both are looked at every [`CHECK_INTERVAL`] nodes, at the same nodes on every run.
 
 use crate::engine::core::deadline::Deadline;
 
@@ -12,6 +13,8 @@ const HELD_WORK_FACTOR: u64 = 8;
 /// Counts the search's work and says when to stop.
 pub struct Budget {
     nodes: u64,
+    /// Work besides nodes (the solver's pairing-search steps).
+    extra_work: u64,
     max_work: Option<u64>,
     deadline: Deadline,
     stopped: bool,
@@ -19,6 +22,8 @@ pub struct Budget {
     /// even while held.
     hard_stop: bool,
     held: bool,
+    /// While suspended nothing stops the search (see [`Budget::suspend`]).
+    suspended: bool,
 }
 
 impl Budget {
@@ -26,12 +31,38 @@ impl Budget {
     pub fn new(max_work: Option<u64>, deadline: Deadline) -> Self {
         Self {
             nodes: 0,
+            extra_work: 0,
             max_work,
             deadline,
             stopped: false,
             hard_stop: false,
             held: false,
+            suspended: false,
         }
+    }
+
+    /// This budget with `nodes` already counted (without a look at the budget or the clock).
+    pub fn counted(mut self, nodes: u64) -> Self {
+        self.nodes = nodes;
+        self
+    }
+
+    /// While suspended, nothing stops the search, not even the deadline: the solver's first
+    /// iteration (one ply deep, so quick) must complete, since it is the answer of last resort.
+    pub fn suspend(&mut self, suspended: bool) {
+        self.suspended = suspended;
+    }
+
+    /// Counts `work` units of work that are not nodes.
+    pub fn count_extra_work(&mut self, work: u64) {
+        self.extra_work += work;
+    }
+
+    /// Whether the work budget is spent or the deadline has passed, looked at now.
+    pub fn spent(&self) -> bool {
+        self.max_work
+            .is_some_and(|w| self.nodes + self.extra_work >= w)
+            || self.deadline.passed()
     }
 
     /// While held, the work budget counts but does not stop the search, so the first iteration
@@ -50,6 +81,9 @@ impl Budget {
         let before = self.nodes / CHECK_INTERVAL;
         self.nodes += n;
         // Also on the first count: a search whose deadline has already passed does not start.
+        if self.suspended {
+            return false;
+        }
         if !self.hard_stop && (first || self.nodes / CHECK_INTERVAL != before) {
             // Even a held search stops at the deadline, and at many times its work budget (a
             // search without a deadline must end too).
@@ -57,7 +91,10 @@ impl Budget {
                 || self
                     .max_work
                     .is_some_and(|w| self.nodes >= w.saturating_mul(HELD_WORK_FACTOR));
-            self.stopped |= self.hard_stop || self.max_work.is_some_and(|w| self.nodes >= w);
+            self.stopped |= self.hard_stop
+                || self
+                    .max_work
+                    .is_some_and(|w| self.nodes + self.extra_work >= w);
         }
         self.stopped()
     }
