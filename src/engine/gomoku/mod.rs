@@ -12,7 +12,7 @@
 //!   fours (VCT), at the root for attack and for the opponent's threats;
 //! - [`moves`]: which moves a node tries (forced blocks, defences against open threes and
 //!   against the opponent's VCF, else the best quiet moves near the stones), in what order;
-//! - [`negamax`]: principal-variation search with the transposition table ([`table`]), killer
+//! - [`negamax`]: principal-variation search with the transposition table, killer
 //!   and history ordering, a VCF check at the horizon, and selectivity: late-move reductions,
 //!   reverse futility, futility and move-count pruning, and a null move, for quiet moves and calm
 //!   nodes only;
@@ -31,7 +31,6 @@ mod negamax;
 mod pattern;
 mod root;
 mod sets;
-mod table;
 mod threat;
 mod threats;
 mod windows;

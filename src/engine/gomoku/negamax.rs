@@ -29,11 +29,11 @@
 use super::board::Board;
 use super::eval::Weights;
 use super::moves::{self, Hints, Pressure};
-use super::table::{Bound, Entry, Table};
 use super::threat::Threat;
 use super::threats::Vcf;
 use crate::engine::core::budget::Budget;
 use crate::engine::core::side::Side;
+use crate::engine::core::table::{Bound, Entry, Table};
 
 /// Win scores (`WIN - p` for a win `p` plies from the root) as the small-board solver counts them.
 pub use crate::engine::core::score::{INFINITY, MATE_BOUND, WIN};
@@ -78,7 +78,7 @@ pub struct Searcher<'a> {
     /// Work counter and stop rule.
     pub budget: Budget,
     weights: &'static Weights,
-    table: &'a Table,
+    table: &'a mut Table,
     vcf: Vcf,
     killers: Vec<[u16; 2]>,
     history: Vec<[u32; 2]>,
@@ -129,7 +129,12 @@ impl Node {
 
 impl<'a> Searcher<'a> {
     /// A searcher over `board` with `table`, which the search's other threads may share.
-    pub fn new(board: Board, budget: Budget, weights: &'static Weights, table: &'a Table) -> Self {
+    pub fn new(
+        board: Board,
+        budget: Budget,
+        weights: &'static Weights,
+        table: &'a mut Table,
+    ) -> Self {
         let cells = board
             .playable()
             .iter()
@@ -258,10 +263,10 @@ impl<'a> Searcher<'a> {
         self.table.store(
             key,
             Entry {
-                key,
                 score: to_table(best, plies),
-                best: best_move,
-                depth: depth.clamp(-1, 127) as i8,
+                best: (best_move != u16::MAX).then_some(best_move),
+                depth: depth.clamp(-1, 127),
+                proven: false,
                 bound,
             },
         );
@@ -313,18 +318,17 @@ impl<'a> Searcher<'a> {
             return Err(None);
         };
         let score = from_table(entry.score, plies);
-        if i32::from(entry.depth) >= depth {
+        if entry.depth >= depth {
             let cut = match entry.bound {
                 Bound::Exact => true,
                 Bound::Lower => score >= beta,
                 Bound::Upper => score <= alpha,
-                Bound::None => false,
             };
             if cut {
                 return Ok(score);
             }
         }
-        Err((entry.best != u16::MAX).then_some(entry.best as usize))
+        Err(entry.best.map(usize::from))
     }
 
     /// The value at the horizon with no five to stop: the static evaluation, or a VCF's win
@@ -541,6 +545,7 @@ mod tests {
     use super::super::eval::WEIGHTS;
     use super::*;
     use crate::engine::core::deadline::Deadline;
+    use crate::engine::core::table::Replacement;
     use crate::engine::{Geometry, Player};
 
     /// A quiet 15 × 15 midgame (the first criterion midgame: h11 i11 k8 h9 k9 i10 k10 k11), black
@@ -565,26 +570,26 @@ mod tests {
 
     #[test]
     fn the_null_move_keeps_its_positions_apart_in_the_table() {
-        let table = Table::acquire();
+        let mut table = Table::acquire(Replacement::UnlessDeeper);
         let mut searcher = Searcher::new(
             midgame(),
             Budget::new(None, Deadline::default()),
             &WEIGHTS,
-            &table,
+            &mut table,
         );
         let key = searcher.board.hash();
         let eval = searcher.evaluate(Side::First);
         // Too shallow, or the evaluation below beta: no null move.
         assert_eq!(searcher.null_move(2, 1, eval, eval, Side::First), None);
         assert_eq!(searcher.null_move(6, 1, eval + 1, eval, Side::First), None);
-        assert!(table.probe(key).is_none());
+        assert!(searcher.table.probe(key).is_none());
         // The same stones with white to move, searched 10 - 1 - 4 = 5 plies deep (too deep for
         // reverse futility to return before storing): stored under the null move's key only, so
         // a real position with these stones (black to move) never reads white's result.
         searcher.null_move(10, 1, eval, eval, Side::First);
         assert!(!searcher.after_null);
-        assert!(table.probe(key).is_none());
-        assert!(table.probe(key ^ NULL_MOVE_KEY).is_some());
+        assert!(searcher.table.probe(key).is_none());
+        assert!(searcher.table.probe(key ^ NULL_MOVE_KEY).is_some());
         // Inside the null move's subtree no second null move is tried.
         searcher.after_null = true;
         assert_eq!(searcher.null_move(6, 1, eval, eval, Side::First), None);
@@ -596,12 +601,12 @@ mod tests {
         // Searched a few plies with the line as its hints, X must not lose by force: without
         // the counters it did, and the search one ply up called O's move a win.
         let board = super::super::moves::tests::counter_position();
-        let table = Table::acquire();
+        let mut table = Table::acquire(Replacement::UnlessDeeper);
         let mut searcher = Searcher::new(
             board,
             Budget::new(None, Deadline::default()),
             &WEIGHTS,
-            &table,
+            &mut table,
         );
         let score = searcher.negamax(4, 1, -INFINITY, INFINITY, Side::First);
         assert!(score > -MATE_BOUND, "{score}");

@@ -5,12 +5,12 @@
 use super::board::Board;
 use super::eval::WEIGHTS;
 use super::negamax::{EVAL_MAX, INFINITY, MATE_BOUND, MAX_PLY, Searcher, WIN};
-use super::table::Table;
 use super::threat::Threat;
 use super::threats::{Vcf, Vct};
 use crate::engine::core::budget::Budget;
 use crate::engine::core::deadline::Deadline;
 use crate::engine::core::side::Side;
+use crate::engine::core::table::{Replacement, Table};
 use crate::engine::{Analysis, Evaluation, MoveScore, Position, Scoring, SearchLimits};
 
 /// Nodes allowed for the root's own VCF, and its most fours (real games have VCFs of 14 fours).
@@ -100,8 +100,8 @@ pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> 
     });
     let threatened = set_aside_losing(&mut board, &mut cells, side, &mut vct, pass_budget);
     budget.spend(vct.nodes() - before);
-    let table = Table::acquire();
-    let mut searcher = Searcher::new(board, budget, &WEIGHTS, &table);
+    let mut table = Table::acquire(Replacement::UnlessDeeper);
+    let mut searcher = Searcher::new(board, budget, &WEIGHTS, &mut table);
     let mut root: Vec<RootMove> = cells.iter().map(|&at| RootMove { at, score: 0 }).collect();
     let last_depth = limits
         .max_depth

@@ -11,11 +11,11 @@ use super::proof::{PROOF_JUMP_EMPTIES, SHALLOW_DEPTH, draw_proof_applies, draw_r
 use super::proof_number::prove_draw;
 use super::pv::principal_variation;
 use super::root::{Iteration, RootMove, RootResult, RootSearch};
-use super::table::Table;
 use crate::engine::core::budget::Budget;
 use crate::engine::core::deadline::Deadline;
 use crate::engine::core::score::INFINITY;
 use crate::engine::core::side::Side;
+use crate::engine::core::table::Table;
 
 /// The position being analysed and its table, before the search proper (the threat search at
 /// the root works on it; `nodes` the nodes it spent).

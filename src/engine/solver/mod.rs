@@ -21,7 +21,7 @@
 //!   that make a four or a double threat;
 //! - [`grid`]: the board with per-window counters kept up to date move by move, [`windows`]:
 //!   its windows, [`symmetry`]: its symmetries and Zobrist keys; [`marks`]: scratch sets;
-//! - [`table`]: the transposition table; [`pv`]: the principal variation;
+//! - [`pv`]: the principal variation;
 //! - [`threats`] and [`root_threats`]: wins by continuous fours at the root of big boards
 //!   (with [`board`], the grid and the four-making cells they walk).
 //!
@@ -30,7 +30,7 @@
 //! iteration's depth is proven as well. Only proven values are reported as [`Evaluation::Exact`];
 //! everything else is a [`Evaluation::Heuristic`] strictly inside (-1, 1).
 //!
-//! **Memory.** The table has a fixed size ([`table::TABLE_BITS`]: 2^20 entries of 16 bytes, 16 MiB)
+//! **Memory.** The table has a fixed size (2^20 entries of 16 bytes, 16 MiB: [`crate::engine::core::table`])
 //! and is borrowed from a small pool for the duration of one search, so memory grows with the
 //! number of searches running at once and never with their number over time.
 
@@ -49,15 +49,14 @@ mod pv;
 mod root;
 mod root_threats;
 mod symmetry;
-mod table;
 mod threats;
 mod weights;
 mod windows;
 
 use crate::engine::core::score::{HEURISTIC_MAX, WIN};
+use crate::engine::core::table::{Replacement, Table};
 use deepening::Searcher;
 use root::{RootMove, RootResult};
-use table::PooledTable;
 use threats::Vcf;
 
 #[cfg(doc)]
@@ -78,7 +77,7 @@ const VCF_DEFENCE_BUDGET: u64 = 2_000;
 /// Searches a position that is neither 3 × 3 tic-tac-toe nor a big board.
 pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> Analysis {
     let geometry = position.geometry();
-    let mut table = PooledTable::acquire();
+    let mut table = Table::acquire(Replacement::DeeperAndNewest);
     let mut searcher = Searcher::new(position, &mut table);
     let cells = searcher.board.cell_count();
     let mut root = searcher.root_moves();

@@ -20,10 +20,10 @@ use super::eval::evaluate;
 use super::grid::Grid;
 use super::pairing::Pairing;
 use super::patterns::Patterns;
-use super::table::{Bound, Entry, Table};
 use crate::engine::core::budget::Budget;
 use crate::engine::core::score::{INFINITY, WIN, from_table, to_table};
 use crate::engine::core::side::Side;
+use crate::engine::core::table::{Bound, Entry, Table};
 
 /// Nodes this close to the horizon skip the table: they are cheaper to search again than a
 /// likely cache miss.
@@ -232,7 +232,7 @@ impl<'t> Negamax<'t> {
                         bound,
                         depth,
                         proven: true,
-                        best: hash_move.map(|m| self.board.canonical_cell(symmetry, m)),
+                        best: hash_move.map(|m| self.board.canonical_cell(symmetry, m) as u16),
                     },
                 );
             }
@@ -268,7 +268,7 @@ impl<'t> Negamax<'t> {
                 bound,
                 depth,
                 proven: self.estimates.none_since(estimates_before),
-                best: best_move.map(|m| self.board.canonical_cell(symmetry, m)),
+                best: best_move.map(|m| self.board.canonical_cell(symmetry, m) as u16),
             },
         );
         best
@@ -291,6 +291,7 @@ impl<'t> Negamax<'t> {
         };
         let hash_move = entry
             .best
+            .map(usize::from)
             .map(|m| self.board.actual_cell(symmetry, m))
             .filter(|&m| self.board.is_empty(m));
         if entry.proven || entry.depth >= depth {

@@ -9,8 +9,8 @@
 use super::super::Geometry;
 use super::proof_number::Draw;
 use super::root::{Iteration, RootMove, RootResult, RootSearch};
-use super::table::Bound;
 use crate::engine::core::score::{HEURISTIC_MAX, INFINITY};
+use crate::engine::core::table::Bound;
 
 /// Boards with at most this many empty cells are proven outright after [`SHALLOW_DEPTH`].
 pub const PROOF_JUMP_EMPTIES: i32 = 40;

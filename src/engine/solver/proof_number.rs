@@ -342,10 +342,10 @@ pub fn prove_draw(
 #[cfg(test)]
 mod tests {
     use super::super::pairing::tests::{attacker_forces_win, random_grid};
-    use super::super::table::PooledTable;
     use super::*;
     use crate::engine::core::budget::Budget;
     use crate::engine::core::deadline::Deadline;
+    use crate::engine::core::table::{Replacement, Table};
 
     #[test]
     fn proof_numbers_agree_with_an_exhaustive_search() {
@@ -371,7 +371,7 @@ mod tests {
                         attacker_forces_win(&mut grid, side, attacker, &mut memo)
                     })
                     .collect();
-                let mut table = PooledTable::acquire();
+                let mut table = Table::acquire(Replacement::DeeperAndNewest);
                 let budget = Budget::new(None, Deadline::default());
                 let mut search = Negamax::new(geometry, grid, &mut table, side, budget);
                 let mut proof = ProofSearch::new(&mut search, geometry);

@@ -5,9 +5,9 @@ use super::grid::Grid;
 use super::negamax::Negamax;
 use super::patterns::Patterns;
 use super::root::RootResult;
-use super::table::Table;
 use crate::engine::core::score::{MATE_BOUND, plies_of};
 use crate::engine::core::side::Side;
+use crate::engine::core::table::Table;
 
 /// The expected line of best play from the root, starting with `first` (the best move, whose
 /// result is `result`), read from what the search left behind: the table's moves (mapped back
@@ -112,6 +112,7 @@ fn known_move(board: &Grid, table: &Table, patterns: &mut Patterns, side: Side) 
     let cell = table
         .probe(key)?
         .best
+        .map(usize::from)
         .filter(|&m| m < board.cell_count())
         .map(|m| board.actual_cell(symmetry, m))?;
     (cell < board.cell_count() && board.is_empty(cell)).then_some(cell)

@@ -3,10 +3,10 @@
 
 use super::super::Evaluation;
 use super::negamax::Negamax;
-use super::table::Bound;
 use crate::engine::core::score::{
     HEURISTIC_MAX, INFINITY, MATE_BOUND, WIN, depth_score, estimate, plies_of,
 };
+use crate::engine::core::table::Bound;
 
 /// A legal move at the root.
 pub struct RootMove {

@@ -1,12 +1,12 @@
 //! Threat search at the root of a big board: a win by continuous fours answers at once, and
 //! moves that leave the opponent one are set aside before the main search.
 
-use super::table::Bound;
 use super::threats::Vcf;
 use super::{
     Analysis, HEURISTIC_MAX, MoveScore, Position, RootMove, RootResult, Scoring, Searcher,
     VCF_DEFENCE_BUDGET, VCF_MAX_FOURS, WIN,
 };
+use crate::engine::core::table::Bound;
 
 impl Searcher<'_> {
     /// The analysis when the side to move wins by continuous fours along `line` (its first
