@@ -15,6 +15,7 @@ use super::pattern::{BLACK, EMPTY, Pattern, PatternTable, WALL, WHITE};
 use super::sets::ThreatSets;
 use super::threat::Threat;
 use super::windows::{Sums, WindowScores};
+use crate::engine::core::hash::SplitMix;
 use crate::engine::core::side::Side;
 use crate::engine::{Geometry, Player};
 
@@ -88,7 +89,7 @@ impl Board {
             threat: [Threat::Quiet; 2],
             value: [0; 2],
         };
-        let mut seed = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut keys = SplitMix::new(0x9E37_79B9_7F4A_7C15);
         let mut board = Self {
             table: PatternTable::for_k(k),
             weights,
@@ -101,7 +102,7 @@ impl Board {
             stones: 0,
             hash: 0,
             zobrist: (0..layout.len())
-                .map(|_| [splitmix(&mut seed), splitmix(&mut seed)])
+                .map(|_| [keys.next_key(), keys.next_key()])
                 .collect(),
             history: Vec::new(),
             sets: ThreatSets::default(),
@@ -383,14 +384,6 @@ fn repack(packed: u16, dir: usize, pattern: Pattern) -> u16 {
     (packed & !(((1 << PATTERN_BITS) - 1) << shift)) | ((pattern as u16) << shift)
 }
 
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::eval::WEIGHTS;
@@ -456,7 +449,7 @@ mod tests {
 
     #[test]
     fn incremental_updates_match_a_board_built_from_scratch() {
-        let mut seed = 7u64;
+        let mut seed = SplitMix::new(7);
         for (rows, cols, k) in [(15, 15, 5), (10, 12, 4), (11, 11, 6), (15, 15, 4)] {
             let geometry = Geometry::new(rows, cols, k).unwrap();
             let n = geometry.cells();
@@ -465,7 +458,7 @@ mod tests {
             let mut played = Vec::new();
             for turn in 0..n.min(120) {
                 let empty: Vec<usize> = (0..n).filter(|&i| cells[i].is_none()).collect();
-                let cell = empty[(splitmix(&mut seed) % empty.len() as u64) as usize];
+                let cell = empty[(seed.next_key() % empty.len() as u64) as usize];
                 let player = if turn % 2 == 0 { Player::X } else { Player::O };
                 cells[cell] = Some(player);
                 board.play(board.layout().padded(cell), Side::of(player));

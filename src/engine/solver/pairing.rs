@@ -194,8 +194,8 @@ impl Pairing {
 
 #[cfg(test)]
 pub(super) mod tests {
-    use super::super::symmetry::splitmix;
     use super::*;
+    use crate::engine::core::hash::splitmix;
 
     /// A board of `geometry` with up to `stones` random stones (X first, alternating, none
     /// completing a line), drawn with `seed`, and the side to move.

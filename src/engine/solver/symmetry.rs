@@ -1,6 +1,7 @@
 //! The board's symmetries and the Zobrist keys of the position seen through each of them, so
 //! that positions equal up to symmetry share one transposition-table entry.
 
+use crate::engine::core::hash::splitmix;
 use crate::engine::core::side::Side;
 
 /// Zobrist keys of the position under every symmetry of the board, kept up to date move by move.
@@ -87,14 +88,6 @@ impl Symmetries {
     pub fn keys(&self) -> &[u64] {
         &self.keys
     }
-}
-
-/// Deterministic 64-bit mixer (SplitMix64), so keys are the same on every run.
-pub fn splitmix(mut x: u64) -> u64 {
-    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    x ^ (x >> 31)
 }
 
 /// The symmetries of a `rows` × `cols` board as cell maps: 8 on a square, 4 on a rectangle.
