@@ -484,8 +484,19 @@ async fn a_foreign_host_is_refused_when_hosts_are_listed() {
     assert_eq!(foreign.status, StatusCode::FORBIDDEN, "{}", foreign.text());
     let local = app.send(list("localhost")).await;
     assert_eq!(local.status, StatusCode::OK, "{}", local.text());
-    // The default (`*`) accepts any host, as behind a load balancer.
-    let open = TestApp::new().send(list("moves.example.com")).await;
+    // The default accepts loopback names only; `*` accepts any host, as behind a load balancer.
+    let default = TestApp::new().send(list("moves.example.com")).await;
+    assert_eq!(default.status, StatusCode::FORBIDDEN, "{}", default.text());
+    assert_eq!(
+        TestApp::new().send(list("127.0.0.1:8080")).await.status,
+        StatusCode::OK
+    );
+    let open = TestApp::with_state(AppState::ready(Settings {
+        mcp_allowed_hosts: vec!["*".into()],
+        ..Settings::default()
+    }))
+    .send(list("moves.example.com"))
+    .await;
     assert_eq!(open.status, StatusCode::OK, "{}", open.text());
 }
 

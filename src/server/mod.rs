@@ -1,5 +1,15 @@
-//! The accept loop: HTTP/1.1 and HTTP/2 with TCP_NODELAY, a header read timeout for slow clients,
-//! and a shutdown that loses no connection the kernel has completed.
+//! The accept loop: HTTP/1.1 and HTTP/2 with TCP_NODELAY, time limits on every phase of a
+//! connection, a cap on open connections, and a shutdown that loses no connection the kernel has
+//! completed and no request sent on an open one.
+//!
+//! Connections: a new connection must send its first byte within `first_byte_timeout`, an HTTP/1
+//! request head must arrive within `header_read_timeout` of its first byte (else a `408`), and a
+//! connection idle between requests (HTTP/1 keep-alive, HTTP/2 with no stream open) is closed
+//! after `keep_alive_timeout`; HTTP/2 connections are also pinged every [`H2_PING_INTERVAL`] and
+//! closed when a ping goes unanswered for [`H2_PING_TIMEOUT`]. At most `max_connections` are open:
+//! at the cap the idlest connection is evicted to make room, and when every connection is
+//! answering a request, accepting pauses (see `capacity.rs`). Errors hyper answers by itself
+//! before routing get problem+json bodies (see `io.rs`).
 //!
 //! Shutdown, once the `shutdown` future completes (readiness is already false by then):
 //! 1. keep accepting and serving for `shutdown_delay`, as a Kubernetes preStop hook would, so that
@@ -9,9 +19,15 @@
 //!    and then find the port closed: refused, never reset);
 //! 3. drain the accept queue: accept without waiting until the kernel has nothing more, and serve
 //!    every connection so accepted;
-//! 4. close the listener, then give open connections up to `shutdown_grace` to finish. A
-//!    connection that has not yet sent its first request is not cut off: it is closed after that
-//!    request's response (or after the header read timeout), never before.
+//! 4. close the listener, then give open connections up to `shutdown_grace` to finish. HTTP/1
+//!    answers from then on carry `Connection: close`; a kept-alive connection is closed once it
+//!    has been quiet for [`DRAIN_QUIET`], so a request its client sends meanwhile is answered,
+//!    not lost; HTTP/2 connections get a GOAWAY. A connection that has not yet sent its first
+//!    request keeps its usual time limits: its request is answered if it arrives in time.
+
+mod capacity;
+mod connection;
+mod io;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -20,18 +36,42 @@ use std::time::Duration;
 use axum::Router;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto::Builder;
-use hyper_util::service::TowerToHyperService;
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{Notify, mpsc, watch};
-use tower::ServiceExt;
+use tokio::sync::{mpsc, watch};
 
-use crate::api::rate_limit::ClientAddr;
+use capacity::{AcceptBackoff, Registry};
+pub use connection::{CLOSE_TIMEOUT, DRAIN_QUIET};
+use connection::{Connection, ConnectionService, Timeouts};
+
+/// Interval of the keep-alive pings on an HTTP/2 connection.
+pub const H2_PING_INTERVAL: Duration = Duration::from_secs(20);
+
+/// How long an HTTP/2 keep-alive ping may go unanswered before the connection is closed.
+pub const H2_PING_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// Largest request head (request line and headers) hyper buffers, in bytes; a larger one gets a
+/// `431` problem.
+pub const MAX_HEAD_BYTES: usize = 64 * 1024;
+
+/// File descriptors kept out of the default connection cap, for everything else the process
+/// opens.
+const RESERVED_DESCRIPTORS: u64 = 64;
+
+/// The default connection cap when the open-file limit allows it.
+const DEFAULT_MAX_CONNECTIONS: usize = 1024;
 
 /// Connection-level limits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ServeOptions {
-    /// How long a client may take to send a request's headers before the connection is closed.
+    /// How long a new connection may stay silent before it is closed.
+    pub first_byte_timeout: Duration,
+    /// How long a client may take to send a request's head, from its first byte, before the
+    /// connection is closed with a `408`.
     pub header_read_timeout: Duration,
+    /// How long a connection may stay idle between requests before it is closed.
+    pub keep_alive_timeout: Duration,
+    /// Most connections open at once; see the module documentation for what happens at the cap.
+    pub max_connections: usize,
     /// How long in-flight requests get to finish after shutdown begins.
     pub shutdown_grace: Duration,
     /// How long the server keeps accepting (while not ready) after shutdown begins.
@@ -41,18 +81,45 @@ pub struct ServeOptions {
 impl Default for ServeOptions {
     fn default() -> Self {
         Self {
+            first_byte_timeout: Duration::from_secs(5),
             header_read_timeout: Duration::from_secs(10),
+            keep_alive_timeout: Duration::from_secs(75),
+            max_connections: default_max_connections(),
             shutdown_grace: Duration::from_secs(20),
             shutdown_delay: Duration::ZERO,
         }
     }
 }
 
+/// The default connection cap: 1,024, or the process's open-file limit less 64 descriptors when
+/// that is lower, so that the cap is reached before `accept` runs out of descriptors.
+#[must_use]
+pub fn default_max_connections() -> usize {
+    open_file_limit().map_or(DEFAULT_MAX_CONNECTIONS, |limit| {
+        let room = limit.saturating_sub(RESERVED_DESCRIPTORS).max(1);
+        usize::try_from(room).map_or(DEFAULT_MAX_CONNECTIONS, |room| {
+            room.min(DEFAULT_MAX_CONNECTIONS)
+        })
+    })
+}
+
+/// The soft limit on open files of this process (Linux: `/proc/self/limits`), if known.
+fn open_file_limit() -> Option<u64> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let line = limits.lines().find(|l| l.starts_with("Max open files"))?;
+    line["Max open files".len()..]
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
 /// What every connection task shares with the accept loop.
 struct Connections {
     builder: Builder<TokioExecutor>,
     app: Router,
-    header_read_timeout: Duration,
+    timeouts: Timeouts,
+    registry: Arc<Registry>,
     /// Becomes true when shutdown begins.
     stopping: watch::Receiver<bool>,
     /// Each task holds a clone; the receiver sees `None` once every connection has finished.
@@ -65,50 +132,32 @@ impl Connections {
         if let Err(error) = stream.set_nodelay(true) {
             tracing::debug!(%error, "could not set TCP_NODELAY");
         }
-        let first_request = Arc::new(Notify::new());
-        let seen = Arc::clone(&first_request);
-        let service = TowerToHyperService::new(self.app.clone().map_request(
-            move |mut request: axum::http::Request<hyper::body::Incoming>| {
-                request.extensions_mut().insert(ClientAddr(peer.ip()));
-                seen.notify_one();
-                request
-            },
+        let stream = Arc::new(stream);
+        let state = Arc::new(Connection::new());
+        let registered = self.registry.register(Arc::clone(&state));
+        let service = ConnectionService {
+            app: self.app.clone(),
+            connection: Arc::clone(&state),
+            peer: peer.ip(),
+            stopping: self.stopping.clone(),
+        };
+        let io = TokioIo::new(io::WatchedStream::new(
+            Arc::clone(&stream),
+            Arc::clone(&state),
         ));
         let connection = self
             .builder
-            .serve_connection_with_upgrades(TokioIo::new(stream), service)
+            .serve_connection_with_upgrades(io, service)
             .into_owned();
-        let mut stopping = self.stopping.clone();
+        let stopping = self.stopping.clone();
         let alive = self.alive.clone();
-        let first_wait = self.header_read_timeout;
+        let timeouts = self.timeouts;
         tokio::spawn(async move {
             let _alive = alive;
-            tokio::pin!(connection);
-            tokio::select! {
-                result = connection.as_mut() => return log_closed(result),
-                _ = stopping.wait_for(|stop| *stop) => {}
-            }
-            // Shutting down. A connection that has not delivered its first request yet (just
-            // accepted, bytes in flight) gets it served: closing it now would lose it.
-            tokio::select! {
-                result = connection.as_mut() => return log_closed(result),
-                () = first_request.notified() => {}
-                () = tokio::time::sleep(first_wait) => {}
-            }
-            connection.as_mut().graceful_shutdown();
-            log_closed(connection.await);
+            let _registered = registered;
+            connection::run(connection, stream, state, timeouts, stopping).await;
         });
     }
-}
-
-fn log_closed(result: Result<(), Box<dyn std::error::Error + Send + Sync>>) {
-    if let Err(error) = result {
-        tracing::debug!(%error, "connection closed with an error");
-    }
-}
-
-fn log_accept_error(error: &std::io::Error) {
-    tracing::warn!(%error, "accept failed");
 }
 
 /// Serves `app` on `listener` until `shutdown` completes, then drains as the module documentation
@@ -124,17 +173,29 @@ pub async fn serve(
     options: ServeOptions,
 ) -> std::io::Result<()> {
     let mut builder = Builder::new(TokioExecutor::new());
+    // The header read timeout is the connection task's (it starts at the head's first byte, and
+    // answers with a 408); hyper's would start as soon as a connection waits for a request.
     builder
         .http1()
         .timer(TokioTimer::new())
-        .header_read_timeout(options.header_read_timeout);
-    builder.http2().timer(TokioTimer::new());
+        .header_read_timeout(None)
+        .max_buf_size(MAX_HEAD_BYTES);
+    builder
+        .http2()
+        .timer(TokioTimer::new())
+        .keep_alive_interval(H2_PING_INTERVAL)
+        .keep_alive_timeout(H2_PING_TIMEOUT);
     let (stop, stopping) = watch::channel(false);
     let (alive, mut all_closed) = mpsc::channel::<()>(1);
     let connections = Connections {
         builder,
         app,
-        header_read_timeout: options.header_read_timeout,
+        timeouts: Timeouts {
+            first_byte: options.first_byte_timeout,
+            header_read: options.header_read_timeout,
+            keep_alive: options.keep_alive_timeout,
+        },
+        registry: Arc::new(Registry::new(options.max_connections)),
         stopping,
         alive,
     };
@@ -150,7 +211,15 @@ pub async fn serve(
     )
     .await;
     close_door(&listener);
-    let drained = drain_accept_queue(&listener, &connections).await;
+    let drained = tokio::time::timeout(
+        options.shutdown_grace,
+        drain_accept_queue(&listener, &connections),
+    )
+    .await
+    .unwrap_or_else(|_| {
+        tracing::warn!("the accept queue did not drain within the grace period");
+        0
+    });
     drop(listener);
     tracing::info!(drained, "listener closed; finishing open requests");
     // From here on connections finish their current request and close.
@@ -165,21 +234,26 @@ pub async fn serve(
     Ok(())
 }
 
-/// Accepts and serves connections until `stop` completes.
+/// Accepts and serves connections until `stop` completes, keeping under the connection cap.
 async fn accept_until(
     listener: &TcpListener,
     connections: &Connections,
     stop: impl Future<Output = ()>,
 ) {
     tokio::pin!(stop);
+    let mut backoff = AcceptBackoff::default();
     loop {
         tokio::select! {
+            () = connections.registry.wait_for_room() => {}
+            () = &mut stop => return,
+        }
+        tokio::select! {
             accepted = listener.accept() => match accepted {
-                Ok((stream, peer)) => connections.spawn(stream, peer),
-                Err(error) => {
-                    log_accept_error(&error);
-                    tokio::time::sleep(Duration::from_millis(50)).await;
+                Ok((stream, peer)) => {
+                    backoff.succeeded();
+                    connections.spawn(stream, peer);
                 }
+                Err(error) => backoff.failed(&error, &connections.registry).await,
             },
             () = &mut stop => return,
         }
@@ -212,7 +286,9 @@ fn close_door(listener: &TcpListener) {
 async fn drain_accept_queue(listener: &TcpListener, connections: &Connections) -> usize {
     let socket = socket2::SockRef::from(listener);
     let mut drained = 0;
+    let mut backoff = AcceptBackoff::default();
     loop {
+        connections.registry.wait_for_room().await;
         match socket.accept() {
             Ok((accepted, peer)) => {
                 let stream = std::net::TcpStream::from(accepted);
@@ -221,6 +297,7 @@ async fn drain_accept_queue(listener: &TcpListener, connections: &Connections) -
                     .and_then(|()| TcpStream::from_std(stream));
                 match (stream, peer.as_socket()) {
                     (Ok(stream), Some(peer)) => {
+                        backoff.succeeded();
                         drained += 1;
                         connections.spawn(stream, peer);
                     }
@@ -233,10 +310,7 @@ async fn drain_accept_queue(listener: &TcpListener, connections: &Connections) -
             Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => return drained,
             Err(error) if error.kind() == std::io::ErrorKind::Interrupted => {}
             // EMFILE and the like: the kernel still holds the connection; try again shortly.
-            Err(error) => {
-                log_accept_error(&error);
-                tokio::time::sleep(Duration::from_millis(10)).await;
-            }
+            Err(error) => backoff.failed(&error, &connections.registry).await,
         }
     }
 }
