@@ -19,6 +19,9 @@ cargo fmt --all -- --check
 step "clippy (all targets, warnings denied)"
 cargo clippy --all-targets -- -D warnings
 
+step "structure: no function in src/ over 90 lines"
+python3 scripts/ci/long-functions.py 90
+
 step "the engine builds alone (--no-default-features)"
 cargo clippy --no-default-features --lib -- -D warnings
 
