@@ -146,6 +146,14 @@ pub enum ProblemCode {
     NotFound,
     /// 405: the route exists but not for this method.
     MethodNotAllowed,
+    /// 400: the request line or a header is not valid HTTP/1.1 (answered before routing).
+    BadRequest,
+    /// 408: the request's head did not arrive within the header read timeout (before routing).
+    RequestTimeout,
+    /// 414: the request target is longer than the server accepts (before routing).
+    UriTooLong,
+    /// 431: the request line and headers are larger than the server accepts (before routing).
+    HeadersTooLarge,
     /// 429: over the per-client rate limit.
     RateLimited,
     /// 503: every search slot is busy.
@@ -177,6 +185,10 @@ impl ProblemCode {
             Self::InvalidMove => "invalid_move",
             Self::NotFound => "not_found",
             Self::MethodNotAllowed => "method_not_allowed",
+            Self::BadRequest => "bad_request",
+            Self::RequestTimeout => "request_timeout",
+            Self::UriTooLong => "uri_too_long",
+            Self::HeadersTooLarge => "headers_too_large",
             Self::RateLimited => "rate_limited",
             Self::Overloaded => "overloaded",
             Self::Timeout => "timeout",
@@ -203,6 +215,10 @@ impl ProblemCode {
             Self::InvalidMove => "Invalid move",
             Self::NotFound => "Not found",
             Self::MethodNotAllowed => "Method not allowed",
+            Self::BadRequest => "Bad request",
+            Self::RequestTimeout => "Request timeout",
+            Self::UriTooLong => "URI too long",
+            Self::HeadersTooLarge => "Request headers too large",
             Self::RateLimited => "Too many requests",
             Self::Overloaded => "Overloaded",
             Self::Timeout => "Request timed out",
@@ -229,6 +245,10 @@ impl ProblemCode {
             | Self::InvalidMove => StatusCode::UNPROCESSABLE_ENTITY,
             Self::NotFound => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            Self::BadRequest => StatusCode::BAD_REQUEST,
+            Self::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
+            Self::UriTooLong => StatusCode::URI_TOO_LONG,
+            Self::HeadersTooLarge => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
             Self::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             Self::Overloaded | Self::Timeout | Self::NotReady => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,

@@ -17,6 +17,7 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 
 use super::connection::Connection;
+use crate::api::problem::ProblemCode;
 
 /// A TCP stream shared between hyper (through this type) and the connection task, which needs the
 /// socket after hyper is gone to write a `408`, and to look for unread bytes before it closes an
@@ -185,34 +186,20 @@ pub(super) enum ProtocolError {
 }
 
 impl ProtocolError {
-    const fn parts(self) -> (u16, &'static str, &'static str, &'static str, &'static str) {
+    /// The problem code (with its status and title) and the detail of the answer.
+    const fn parts(self) -> (ProblemCode, &'static str) {
         match self {
             Self::BadRequest => (
-                400,
-                "Bad Request",
-                "bad_request",
-                "Bad request",
+                ProblemCode::BadRequest,
                 "the request line or a header is not valid HTTP/1.1",
             ),
             Self::RequestTimeout => (
-                408,
-                "Request Timeout",
-                "request_timeout",
-                "Request timeout",
+                ProblemCode::RequestTimeout,
                 "the request's headers did not arrive in time",
             ),
-            Self::UriTooLong => (
-                414,
-                "URI Too Long",
-                "uri_too_long",
-                "URI too long",
-                "the request target is too long",
-            ),
+            Self::UriTooLong => (ProblemCode::UriTooLong, "the request target is too long"),
             Self::HeadersTooLarge => (
-                431,
-                "Request Header Fields Too Large",
-                "headers_too_large",
-                "Request headers too large",
+                ProblemCode::HeadersTooLarge,
                 "the request line and headers are larger than the server accepts",
             ),
         }
@@ -221,10 +208,13 @@ impl ProtocolError {
     /// The whole response: status line, headers (the connection closes after it) and a problem
     /// document, in the shape of every other error of the API.
     pub(super) fn response(self, date: Option<&str>) -> Vec<u8> {
-        let (status, reason, code, title, detail) = self.parts();
+        let (code, detail) = self.parts();
+        let status = code.status();
+        let reason = status.canonical_reason().unwrap_or_default();
+        let status = status.as_u16();
         let body = serde_json::json!({
-            "type": format!("/problems/{code}"),
-            "title": title,
+            "type": format!("/problems/{}", code.as_str()),
+            "title": code.title(),
             "status": status,
             "detail": detail,
             "code": code,
