@@ -25,7 +25,11 @@ fn main() -> ExitCode {
             let options = gomocup::BrainOptions {
                 work_rate: config.search_work_rate.max(1),
             };
-            match gomocup::run(std::io::stdin().lock(), std::io::stdout().lock(), options) {
+            match gomocup::run(
+                std::io::BufReader::new(std::io::stdin()),
+                std::io::stdout().lock(),
+                options,
+            ) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(why) => {
                     eprintln!("{why}");

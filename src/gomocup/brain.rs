@@ -8,7 +8,7 @@ use super::BrainOptions;
 use super::clock::Timing;
 use super::command::{BoardLine, Command, CommandError, Info, Stone};
 use super::game::{Game, GameError};
-use crate::engine::{Outcome, Position, Scoring, SuggestOptions, Value, suggest};
+use crate::engine::{Cancel, Outcome, Position, Scoring, SuggestOptions, Value, suggest};
 
 /// Why a command is refused; its text follows `ERROR` on the answer.
 #[derive(Debug, Error)]
@@ -47,6 +47,8 @@ pub struct Brain {
     max_memory: u64,
     /// A rule other than freestyle, once the manager asked for one: moves are refused.
     refused_rule: Option<u64>,
+    /// Raised when `END` arrives while the brain thinks: the search stops at once.
+    stop: Cancel,
     finished: bool,
 }
 
@@ -61,8 +63,20 @@ impl Brain {
             timing: Timing::default(),
             max_memory: 0,
             refused_rule: None,
+            stop: Cancel::new(),
             finished: false,
         }
+    }
+
+    /// The handle that stops the brain's searches from another thread: once
+    /// [`cancel`](Cancel::cancel) is called, the search under way and any later one stop at once,
+    /// their moves are not answered and the brain is finished, as after `END`. The loop in
+    /// [`run`](super::run) raises it as soon as its reader sees `END`, so an `END` sent while the
+    /// brain thinks is obeyed within milliseconds. Commands that need no search are answered
+    /// as before.
+    #[must_use]
+    pub fn stop_handle(&self) -> Cancel {
+        self.stop.clone()
     }
 
     /// Whether `END` was received: the brain takes no more commands.
@@ -230,7 +244,12 @@ impl Brain {
     fn play(&mut self, mut game: Game) -> Reply {
         self.check_rule()?;
         let position = game.position()?;
-        let thought = think(&position, &self.timing, self.options);
+        let thought = think(&position, &self.timing, self.options, &self.stop);
+        if self.stop.is_cancelled() {
+            // Told to end while it thought: the manager no longer waits for this move.
+            self.finish();
+            return Ok(Vec::new());
+        }
         let (x, y) = game.play_own(thought.index);
         self.game = Some(game);
         Ok(vec![thought.message, format!("{x},{y}")])
@@ -244,15 +263,16 @@ struct Thought {
 }
 
 /// The one call into the engine ([`suggest`] at perfect play): the best move for `position`
-/// within the limits the clock gives.
-fn think(position: &Position, timing: &Timing, options: BrainOptions) -> Thought {
+/// within the limits the clock gives, or until `stop` is raised.
+fn think(position: &Position, timing: &Timing, options: BrainOptions, stop: &Cancel) -> Thought {
     let started = Instant::now();
-    let limits = timing.limits(
+    let mut limits = timing.limits(
         position.geometry(),
         position.empty_count(),
         started,
         options,
     );
+    limits.cancel = stop.clone();
     let suggestion = suggest(
         position,
         &SuggestOptions {

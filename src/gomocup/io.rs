@@ -1,34 +1,45 @@
 //! The loop: lines in, answers out.
 
 use std::io::{self, BufRead, Read, Write};
+use std::sync::mpsc;
+use std::thread;
 
 use super::BrainOptions;
 use super::brain::Brain;
-use super::command::CommandError;
+use super::command::{BoardLine, Command, CommandError};
+use crate::engine::Cancel;
 
 /// The longest line the brain reads, in bytes before its newline: 64 KiB, far above any legal
 /// command (a path in `INFO folder` is at most 4 KiB on common systems; every other line is a
 /// few bytes). A longer line is skipped without being kept and answered with an `ERROR`.
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
 
+/// How many lines the reader may read ahead of the brain. Input beyond that waits in the pipe,
+/// so a flood of lines during a search takes no memory.
+const READ_AHEAD: usize = 16;
+
 /// Speaks the protocol: reads commands from `input` until `END` or the end of input, and writes
 /// the answers to `output`, flushing after each command. After `END` nothing more is read, so
 /// the manager need not close `input` for this to return.
 ///
+/// `input` is read on a thread of its own, so that an `END` that arrives while the brain thinks
+/// stops the search at once (see [`Brain::stop_handle`]) instead of waiting for the move.
+///
 /// # Errors
 /// Only I/O errors of `input` or `output`; protocol mistakes are answered with `ERROR` lines.
-pub fn run<R: BufRead, W: Write>(
-    mut input: R,
+pub fn run<R: BufRead + Send + 'static, W: Write>(
+    input: R,
     mut output: W,
     options: BrainOptions,
 ) -> io::Result<()> {
     let mut brain = Brain::new(options);
-    let mut line = Vec::new();
+    let lines = spawn_reader(input, brain.stop_handle());
     while !brain.is_finished() {
-        let replies = match read_line(&mut input, &mut line, MAX_LINE_BYTES)? {
-            LineRead::EndOfInput => break,
-            LineRead::Line => brain.handle(&String::from_utf8_lossy(&line)),
-            LineRead::TooLong => brain.refuse_line(CommandError::LineTooLong {
+        let replies = match lines.recv() {
+            Err(mpsc::RecvError) => break,
+            Ok(Err(why)) => return Err(why),
+            Ok(Ok(Line::Text(line))) => brain.handle(&line),
+            Ok(Ok(Line::TooLong)) => brain.refuse_line(CommandError::LineTooLong {
                 limit: MAX_LINE_BYTES,
             }),
         };
@@ -40,6 +51,62 @@ pub fn run<R: BufRead, W: Write>(
         }
     }
     Ok(())
+}
+
+/// A line as the reader passes it on.
+enum Line {
+    Text(String),
+    /// A line over [`MAX_LINE_BYTES`], dropped unread.
+    TooLong,
+}
+
+/// Reads `input` line by line on a thread of its own until `END`, the end of input or an error
+/// (which is passed on last). `END` also raises `stop` the moment it is read.
+fn spawn_reader<R: BufRead + Send + 'static>(
+    mut input: R,
+    stop: Cancel,
+) -> mpsc::Receiver<io::Result<Line>> {
+    let (sender, receiver) = mpsc::sync_channel(READ_AHEAD);
+    let read = move || {
+        let mut line = Vec::new();
+        loop {
+            let (read, is_end) = match read_line(&mut input, &mut line, MAX_LINE_BYTES) {
+                Ok(LineRead::EndOfInput) => return,
+                Ok(LineRead::TooLong) => (Ok(Line::TooLong), false),
+                Ok(LineRead::Line) => {
+                    let text = String::from_utf8_lossy(&line).into_owned();
+                    let is_end = is_end(&text);
+                    (Ok(Line::Text(text)), is_end)
+                }
+                Err(why) => (Err(why), true),
+            };
+            if is_end {
+                stop.cancel();
+            }
+            if sender.send(read).is_err() || is_end {
+                return;
+            }
+        }
+    };
+    match thread::Builder::new()
+        .name("pbrain-input".to_owned())
+        .spawn(read)
+    {
+        Ok(_) => {}
+        Err(why) => {
+            // No thread to read with: the brain gets the error and stops at once.
+            let (sender, receiver) = mpsc::sync_channel(1);
+            let _ = sender.send(Err(why));
+            return receiver;
+        }
+    }
+    receiver
+}
+
+/// Whether `line` is `END`, as a command or inside a `BOARD` block.
+fn is_end(line: &str) -> bool {
+    matches!(Command::parse(line), Ok(Some(Command::End)))
+        || matches!(BoardLine::parse(line), Ok(Some(BoardLine::End)))
 }
 
 /// What [`read_line`] found.
@@ -122,6 +189,19 @@ mod tests {
                 run_script(script).unwrap_or_else(|why| panic!("{shown:?} read past END: {why}"));
             assert_eq!(output, expected, "{shown:?}");
         }
+    }
+
+    #[test]
+    fn end_read_while_the_brain_thinks_stops_the_search_and_its_move_is_not_answered() {
+        // The reader sees END long before a 30 s search could end: the search stops at once.
+        let started = std::time::Instant::now();
+        let output = run_script(b"START 15\nINFO timeout_turn 30000\nABOUT\nTURN 7,7\nEND\n")
+            .expect("reads to END");
+        let lines: Vec<&str> = output.lines().collect();
+        assert_eq!(lines.len(), 2, "{output}");
+        assert_eq!(lines[0], "OK");
+        assert!(lines[1].starts_with("name="), "{output}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(20));
     }
 
     #[test]

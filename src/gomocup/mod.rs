@@ -21,11 +21,12 @@
 //! - **Time**: a move thinks at most [`MAX_THINK_TIME`] (30 s, the protocol's default
 //!   `timeout_turn`), whatever `timeout_turn`, `timeout_match` and `time_left` allow; within that,
 //!   [`Timing::think_time`] says how the three are combined.
-//! - **`END`** is obeyed as soon as it is read, between commands or inside a `BOARD` block: the
-//!   brain answers nothing more, reads nothing more and [`run`] returns, whether or not the
-//!   manager closes its input. The brain reads nothing while it thinks (the protocol's
-//!   one-thread model), so an `END` sent during a search is read once the move is out, at most
-//!   [`MAX_THINK_TIME`] later.
+//! - **`END`** is obeyed as soon as it is read, between commands, inside a `BOARD` block or
+//!   while the brain thinks: the brain answers nothing more, reads nothing more and [`run`]
+//!   returns, whether or not the manager closes its input. Input is read on a thread of its own
+//!   (at most 16 lines ahead of the brain), so an `END` sent during a search stops it within
+//!   milliseconds and its move is not answered; so is a search that commands queued before
+//!   that `END` would start. Commands that need no search are answered in order.
 //!
 //! # Layout
 //!
@@ -37,7 +38,8 @@
 //! ```
 //! use minimax_move::gomocup::{run, BrainOptions};
 //!
-//! let input = "START 15\nINFO timeout_turn 200\nTURN 7,7\nEND\n";
+//! // The end of input ends the brain after its answers; an `END` here would stop the search.
+//! let input = "START 15\nINFO timeout_turn 200\nTURN 7,7\n";
 //! let mut output = Vec::new();
 //! run(input.as_bytes(), &mut output, BrainOptions::default()).unwrap();
 //! let output = String::from_utf8(output).unwrap();

@@ -184,6 +184,22 @@ fn end_between_commands_ends_the_brain_while_its_input_stays_open() {
 }
 
 #[test]
+fn end_during_a_long_search_stops_it_and_the_brain_exits_without_a_move() {
+    let mut brain = Brain::start();
+    brain.send("START 15");
+    assert_eq!(brain.read_line(), "OK");
+    // Thirty seconds a move, the most the brain takes: without END the search would run for
+    // about that long.
+    brain.send("INFO timeout_match 0");
+    brain.send("INFO timeout_turn 30000");
+    brain.send("TURN 7,7");
+    std::thread::sleep(Duration::from_millis(300));
+    brain.send("END");
+    let after = brain.exits_with_input_open(Duration::from_secs(10));
+    assert_eq!(after, "", "the interrupted move is not answered");
+}
+
+#[test]
 fn a_line_over_the_cap_gets_an_error_naming_the_cap_and_the_brain_plays_on() {
     let mut brain = Brain::start();
     // A megabyte on one line, far over the 64 KiB cap; then ordinary commands.
