@@ -665,11 +665,17 @@ struct StdioServer {
 
 impl StdioServer {
     fn start() -> Self {
+        Self::start_with(&[])
+    }
+
+    /// A server with these environment variables set as well.
+    fn start_with(environment: &[(&str, &str)]) -> Self {
         use std::process::{Command, Stdio};
         let mut child = Command::new(env!("CARGO_BIN_EXE_minimax-move"))
             .arg("mcp")
             .env_clear()
             .env("RUST_LOG", "warn")
+            .envs(environment.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -755,4 +761,45 @@ fn over_stdio_a_line_over_the_limit_gets_a_json_rpc_error_and_the_server_goes_on
     );
     let peak = server.peak_rss_kib();
     assert!(peak < 200 * 1024, "peak resident memory {peak} KiB");
+}
+
+#[test]
+fn over_stdio_a_cancelled_call_stops_its_search_and_frees_its_slot() {
+    // One search slot, a queue that waits 2 s for it, and searches that run to their clock.
+    let mut server = StdioServer::start_with(&[
+        ("MAX_SEARCHES", "1"),
+        ("QUEUE_WAIT_MS", "2000"),
+        ("SEARCH_WORK_RATE", "1000000000000"),
+    ]);
+    let search = |id: u64, time_limit_ms: u64| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+            "name": "suggest_move",
+            "arguments": {"board": ".".repeat(225), "rows": 15, "cols": 15, "k": 5,
+                          "time_limit_ms": time_limit_ms}}})
+        .to_string()
+    };
+    server.send(&search(1, 10_000));
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    server.send(
+        &json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                "params": {"requestId": 1, "reason": "the user moved on"}})
+        .to_string(),
+    );
+    // Had the first search kept its slot for its 10 s, this one would be shed after 2 s.
+    server.send(&search(2, 200));
+    let answer = loop {
+        let message = server.receive();
+        if message["id"] == 2 {
+            break message;
+        }
+        assert_eq!(
+            message["id"], 1,
+            "only the cancelled call may answer: {message}"
+        );
+    };
+    assert_eq!(answer["result"]["isError"], false, "{answer}");
+    assert_eq!(
+        answer["result"]["structuredContent"]["index"], 112,
+        "{answer}"
+    );
 }

@@ -179,6 +179,46 @@ async fn a_search_stops_and_frees_its_slot_when_its_request_is_dropped() {
     );
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_mcp_tool_call_stops_its_search_and_frees_its_slot_when_its_client_goes_away() {
+    let state = AppState::ready(endless_settings(1));
+    let app = TestApp::with_state(state.clone());
+    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "suggest_move", "arguments": big_search(10_000)}});
+    let abandoned = {
+        let app = app.clone();
+        tokio::spawn(async move {
+            app.send(
+                Request::post("/mcp")
+                    .header(header::HOST, "localhost")
+                    .header(header::CONTENT_TYPE, "application/json")
+                    .header(header::ACCEPT, "application/json, text/event-stream")
+                    .header("mcp-protocol-version", "2025-06-18")
+                    .body(Body::from(call.to_string()))
+                    .unwrap(),
+            )
+            .await
+        })
+    };
+    wait_for_searches(&state, 1, Duration::from_secs(10), "the tool's search").await;
+    abandoned.abort();
+    // It had 10 s to run: it must stop far sooner.
+    wait_for_searches(
+        &state,
+        0,
+        Duration::from_secs(3),
+        "once the MCP client is gone",
+    )
+    .await;
+    let next = app.post_move(&big_search(200)).await;
+    assert_eq!(
+        next.status,
+        StatusCode::OK,
+        "the slot is free: {}",
+        next.text()
+    );
+}
+
 #[tokio::test]
 async fn by_default_cors_grants_loopback_origins_only() {
     let app = TestApp::new();

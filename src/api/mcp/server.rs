@@ -75,7 +75,7 @@ impl ServerHandler for McpServer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let Some(tool) = TOOLS.iter().find(|t| t.name == request.name) else {
             metrics::counter!("mcp_tool_calls_total", "tool" => "unknown", "outcome" => "unknown_tool")
@@ -86,7 +86,17 @@ impl ServerHandler for McpServer {
             ));
         };
         let arguments = Value::Object(request.arguments.unwrap_or_default());
-        let outcome = run(&self.state, tool.name, arguments.clone()).await;
+        // The token is cancelled when the client cancels the call (`notifications/cancelled`)
+        // or goes away (the HTTP connection closes, stdin ends): dropping the tool's future then
+        // stops its search and frees the slot, as a REST client's going away does.
+        let outcome = tokio::select! {
+            outcome = run(&self.state, tool.name, arguments.clone()) => outcome,
+            () = context.ct.cancelled() => {
+                metrics::counter!("mcp_tool_calls_total", "tool" => tool.name, "outcome" => "cancelled")
+                    .increment(1);
+                return Err(ErrorData::internal_error("the call was cancelled", None));
+            }
+        };
         let label = match &outcome {
             Ok(_) => "ok",
             Err(e) if e.status().is_client_error() => "invalid",
