@@ -34,6 +34,7 @@ mod geometry;
 mod gomoku;
 mod player;
 mod position;
+pub mod renju;
 mod solved;
 mod solver;
 mod suggest;

@@ -9,3 +9,4 @@ mod gomoku;
 mod mnk;
 mod oracle_3x3;
 mod properties;
+mod renju;

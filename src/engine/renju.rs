@@ -1,0 +1,396 @@
+//! Renju's forbidden moves for black, as the RIF rules define them.
+//!
+//! Black (the side that moves first) may not make an overline (six or more in a row), a
+//! double-four (two or more fours at once, two on one line included) or a double-three (two or
+//! more threes at once), except that a move that makes exactly five is always allowed and wins.
+//!
+//! - A **five** is exactly five black stones in a row.
+//! - A **four** is a set of four black stones on a line that one more stone turns into a five.
+//!   `.XXXX.` (a *straight four*) is one four with two such stones; `X.XXX.X` and `XX.XX.XX` are
+//!   two fours on one line.
+//! - A **three** is a set of three black stones on a line that one more stone turns into a
+//!   straight four, where that stone is itself allowed: whether it is depends on the fours and
+//!   threes it makes in turn, so the test recurses. A line counts one three at most.
+//!
+//! Only the shapes that the move itself is part of count: a four or three elsewhere on the board
+//! is not the move's.
+//!
+//! ```
+//! use minimax_move::engine::{Player, renju::{Foul, foul}};
+//! // Black stones at (1, 3) and (2, 3) in a column, (3, 1) and (3, 2) in a row of a 15 × 15
+//! // board: (3, 3) would make two open threes at once.
+//! let mut cells = vec![None; 225];
+//! for index in [18, 33, 46, 47] {
+//!     cells[index] = Some(Player::X);
+//! }
+//! assert_eq!(foul(15, 15, &cells, Player::X, 48), Some(Foul::DoubleThree));
+//! assert_eq!(foul(15, 15, &cells, Player::X, 49), None);
+//! ```
+
+use super::Player;
+
+/// Why a move is forbidden to black.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Foul {
+    /// Six or more black stones in a row.
+    Overline,
+    /// Two or more fours at once.
+    DoubleFour,
+    /// Two or more threes at once.
+    DoubleThree,
+}
+
+impl Foul {
+    /// The foul's name in snake case, as the API writes it: `overline`, `double_four`,
+    /// `double_three`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Overline => "overline",
+            Self::DoubleFour => "double_four",
+            Self::DoubleThree => "double_three",
+        }
+    }
+}
+
+/// The four line directions as (row, column) steps.
+const DIRECTIONS: [(isize, isize); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
+
+/// Whether black playing `index` on the board (`rows` × `cols`, row-major, `black` the side that
+/// moves first) is forbidden, and why. `None` for an allowed move, and for a cell that is off the
+/// board or taken (that is no move at all).
+#[must_use]
+pub fn foul(
+    rows: usize,
+    cols: usize,
+    cells: &[Option<Player>],
+    black: Player,
+    index: usize,
+) -> Option<Foul> {
+    if cells.len() != rows * cols || cells.get(index).is_none_or(Option::is_some) {
+        return None;
+    }
+    let mut grid = Grid {
+        rows,
+        cols,
+        cells: cells.to_vec(),
+        black,
+    };
+    grid.foul_of(index)
+}
+
+/// Every empty cell that is forbidden to black, with why, in board order.
+#[must_use]
+pub fn forbidden_points(
+    rows: usize,
+    cols: usize,
+    cells: &[Option<Player>],
+    black: Player,
+) -> Vec<(usize, Foul)> {
+    if cells.len() != rows * cols {
+        return Vec::new();
+    }
+    let mut grid = Grid {
+        rows,
+        cols,
+        cells: cells.to_vec(),
+        black,
+    };
+    (0..cells.len())
+        .filter(|&index| cells[index].is_none())
+        .filter_map(|index| grid.foul_of(index).map(|why| (index, why)))
+        .collect()
+}
+
+/// A board that the tests change and restore as they try stones.
+struct Grid {
+    rows: usize,
+    cols: usize,
+    cells: Vec<Option<Player>>,
+    black: Player,
+}
+
+impl Grid {
+    /// The cell `steps` away from `index` along `direction`, if it is on the board.
+    fn step(&self, index: usize, (dr, dc): (isize, isize), steps: isize) -> Option<usize> {
+        let row = (index / self.cols).checked_add_signed(dr * steps)?;
+        let col = (index % self.cols).checked_add_signed(dc * steps)?;
+        (row < self.rows && col < self.cols).then(|| row * self.cols + col)
+    }
+
+    fn is_black(&self, index: Option<usize>) -> bool {
+        index.is_some_and(|i| self.cells[i] == Some(self.black))
+    }
+
+    fn is_empty(&self, index: Option<usize>) -> bool {
+        index.is_some_and(|i| self.cells[i].is_none())
+    }
+
+    /// The black run through `index` (black) along `direction`: how far it reaches back and
+    /// forward, in steps.
+    fn run(&self, index: usize, direction: (isize, isize)) -> (isize, isize) {
+        let reach = |sign: isize| {
+            (1..)
+                .take_while(|&s| self.is_black(self.step(index, direction, sign * s)))
+                .last()
+                .unwrap_or(0)
+        };
+        (reach(-1), reach(1))
+    }
+
+    fn run_length(&self, index: usize, direction: (isize, isize)) -> isize {
+        let (back, forward) = self.run(index, direction);
+        back + forward + 1
+    }
+
+    /// Whether black playing the empty `index` is forbidden.
+    fn foul_of(&mut self, index: usize) -> Option<Foul> {
+        self.cells[index] = Some(self.black);
+        let why = self.foul_placed(index);
+        self.cells[index] = None;
+        why
+    }
+
+    /// Whether the black stone just placed at `index` made a forbidden shape.
+    fn foul_placed(&mut self, index: usize) -> Option<Foul> {
+        let lengths = DIRECTIONS.map(|d| self.run_length(index, d));
+        if lengths.contains(&5) {
+            return None;
+        }
+        if lengths.iter().any(|&length| length > 5) {
+            return Some(Foul::Overline);
+        }
+        let fours: usize = DIRECTIONS.iter().map(|&d| self.fours(index, d)).sum();
+        if fours >= 2 {
+            return Some(Foul::DoubleFour);
+        }
+        let threes = DIRECTIONS
+            .iter()
+            .filter(|&&d| self.is_three(index, d))
+            .count();
+        (threes >= 2).then_some(Foul::DoubleThree)
+    }
+
+    /// The empty cells along `direction`, within four steps of `index`, that a black stone would
+    /// turn into a five through `index`, as their offsets from it.
+    fn five_points(&mut self, index: usize, direction: (isize, isize)) -> Vec<isize> {
+        let mut points = Vec::new();
+        for offset in (-4..=4).filter(|&o| o != 0) {
+            let Some(cell) = self.step(index, direction, offset) else {
+                continue;
+            };
+            if self.cells[cell].is_some() {
+                continue;
+            }
+            self.cells[cell] = Some(self.black);
+            let (back, forward) = self.run(index, direction);
+            if back + forward + 1 == 5 && (-back..=forward).contains(&offset) {
+                points.push(offset);
+            }
+            self.cells[cell] = None;
+        }
+        points
+    }
+
+    /// How many fours through `index` lie along `direction`: one for each point that makes a
+    /// five, except that the two ends of a straight four (five steps apart) are one four.
+    fn fours(&mut self, index: usize, direction: (isize, isize)) -> usize {
+        let points = self.five_points(index, direction);
+        let straight = points
+            .iter()
+            .filter(|&&a| points.contains(&(a + 5)))
+            .count();
+        points.len() - straight
+    }
+
+    /// Whether a three through `index` lies along `direction`: an empty cell there whose black
+    /// stone makes a straight four through `index` and is itself allowed.
+    fn is_three(&mut self, index: usize, direction: (isize, isize)) -> bool {
+        for offset in (-4..=4).filter(|&o| o != 0) {
+            let Some(cell) = self.step(index, direction, offset) else {
+                continue;
+            };
+            if self.cells[cell].is_some() {
+                continue;
+            }
+            self.cells[cell] = Some(self.black);
+            let three =
+                self.is_straight_four(index, direction, offset) && self.foul_placed(cell).is_none();
+            self.cells[cell] = None;
+            if three {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether the black run through `index` along `direction` is a straight four that includes
+    /// the stone `offset` steps away: four in a row, an empty cell at each end, and each of those
+    /// ends a five (not an overline).
+    fn is_straight_four(&self, index: usize, direction: (isize, isize), offset: isize) -> bool {
+        let (back, forward) = self.run(index, direction);
+        if back + forward + 1 != 4 || !(-back..=forward).contains(&offset) {
+            return false;
+        }
+        let (low, high) = (-back - 1, forward + 1);
+        self.is_empty(self.step(index, direction, low))
+            && self.is_empty(self.step(index, direction, high))
+            && !self.is_black(self.step(index, direction, low - 1))
+            && !self.is_black(self.step(index, direction, high + 1))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 15 × 15 board from rows of text (`X` black, `O` white, anything else empty), the rows
+    /// given placed from the top.
+    fn board(rows: &[&str]) -> Vec<Option<Player>> {
+        let mut cells = vec![None; 225];
+        for (r, row) in rows.iter().enumerate() {
+            for (c, mark) in row.chars().enumerate() {
+                cells[r * 15 + c] = match mark {
+                    'X' => Some(Player::X),
+                    'O' => Some(Player::O),
+                    _ => None,
+                };
+            }
+        }
+        cells
+    }
+
+    fn foul_at(rows: &[&str], row: usize, col: usize) -> Option<Foul> {
+        foul(15, 15, &board(rows), Player::X, row * 15 + col)
+    }
+
+    #[test]
+    fn a_simple_double_three_is_forbidden() {
+        // The move at (3, 3) makes .XXX. across and down.
+        let rows = [
+            "...............",
+            "...X...........",
+            "...X...........",
+            ".XX............",
+        ];
+        assert_eq!(foul_at(&rows, 3, 3), Some(Foul::DoubleThree));
+    }
+
+    #[test]
+    fn a_three_blocked_by_white_is_no_three() {
+        let rows = [
+            "...O...........",
+            "...X...........",
+            "...X...........",
+            ".XX............",
+        ];
+        // Down: O X X [X] . : one more stone makes a four, but not a straight one.
+        assert_eq!(foul_at(&rows, 3, 3), None);
+    }
+
+    #[test]
+    fn overline_is_forbidden_and_exactly_five_wins() {
+        let six = ["", "", "", "", "", "", "", "XXX.XX........."];
+        assert_eq!(foul_at(&six, 7, 3), Some(Foul::Overline));
+        let five = ["", "", "", "", "", "", "", ".XX.XX........."];
+        assert_eq!(foul_at(&five, 7, 3), None);
+    }
+
+    #[test]
+    fn a_double_four_on_one_line_is_forbidden() {
+        // X.XXX.X with the middle stone just placed: both gaps make a five.
+        let rows = ["", "", "", "", "", "", "", "..X..XX.X......"];
+        assert_eq!(foul_at(&rows, 7, 4), Some(Foul::DoubleFour));
+        // XX.XX.XX with the fourth stone just placed.
+        let rows = ["", "", "", "", "", "", "", "..XX.X..XX....."];
+        assert_eq!(foul_at(&rows, 7, 6), Some(Foul::DoubleFour));
+    }
+
+    #[test]
+    fn a_straight_four_is_one_four() {
+        let rows = ["", "", "", "", "", "", "", "...XX.X........"];
+        assert_eq!(foul_at(&rows, 7, 5), None);
+    }
+
+    #[test]
+    fn a_five_is_allowed_even_with_a_double_four_beside_it() {
+        // Down X X X . [X] and diagonally X X X [X]: two fours through (4, 5).
+        let fours = [
+            ".....X.........",
+            "..X..X.........",
+            "...X.X.........",
+            "....X..........",
+        ];
+        assert_eq!(foul_at(&fours, 4, 5), Some(Foul::DoubleFour));
+        // Across, the same move also completes X X X X [X]: a five, which always wins.
+        let with_five = [fours[0], fours[1], fours[2], fours[3], ".XXXX.........."];
+        assert_eq!(foul_at(&with_five, 4, 5), None);
+    }
+
+    #[test]
+    fn a_four_and_a_three_is_allowed() {
+        // Across O X X X [X] . : a four; down . X X [X] . : a three.
+        let rows = [
+            "...............",
+            "....X..........",
+            "....X..........",
+            "OXXX...........",
+        ];
+        assert_eq!(foul_at(&rows, 3, 4), None);
+    }
+
+    /// Row 7 gives (7, 6) a three whose only straight-four point is (7, 7) (white blocks the
+    /// other side); the diagonal gives it a plain three.
+    const RECURSIVE: [&str; 8] = [
+        "",
+        "",
+        "",
+        "",
+        ".......X..X....",
+        "....X..X.X.....",
+        ".....X.XX......",
+        "..O.XX.........",
+    ];
+
+    #[test]
+    fn a_three_whose_only_straight_four_point_is_forbidden_is_no_three() {
+        // (7, 7) would make fours across, down and on the anti-diagonal at once: forbidden, so
+        // the row is no three, and (7, 6) makes one three only.
+        assert_eq!(foul_at(&RECURSIVE, 7, 7), Some(Foul::DoubleFour));
+        let mut after = board(&RECURSIVE);
+        after[7 * 15 + 6] = Some(Player::X);
+        assert_eq!(
+            foul(15, 15, &after, Player::X, 7 * 15 + 7),
+            Some(Foul::DoubleFour)
+        );
+        assert_eq!(foul_at(&RECURSIVE, 7, 6), None);
+        // Without the stones that make (7, 7) forbidden, the row is a three: a double-three.
+        let plain = [
+            "",
+            "",
+            "",
+            "",
+            "",
+            "....X..........",
+            ".....X.........",
+            "..O.XX.........",
+        ];
+        assert_eq!(foul_at(&plain, 7, 6), Some(Foul::DoubleThree));
+    }
+
+    #[test]
+    fn forbidden_points_list_every_foul_on_the_board() {
+        let rows = [
+            "...............",
+            "...X...........",
+            "...X...........",
+            ".XX............",
+        ];
+        let points = forbidden_points(15, 15, &board(&rows), Player::X);
+        assert!(
+            points.contains(&(3 * 15 + 3, Foul::DoubleThree)),
+            "{points:?}"
+        );
+        assert!(points.iter().all(|&(i, _)| board(&rows)[i].is_none()));
+    }
+}
