@@ -30,6 +30,7 @@ mod cancel;
 mod choose;
 mod explain;
 mod geometry;
+pub mod gravity;
 mod player;
 mod position;
 mod search;

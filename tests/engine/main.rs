@@ -5,6 +5,7 @@
 mod cancel;
 mod golden;
 mod gomoku;
+mod gravity;
 mod mnk;
 mod oracle_3x3;
 mod properties;
