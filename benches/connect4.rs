@@ -5,6 +5,8 @@
 //! cargo bench --bench connect4                      # criterion
 //! cargo bench --bench connect4 -- --compare [FILE]  # one pass per band, both solvers, a table;
 //!                                                   # FILE gets the positions (columns from 1)
+//! cargo bench --bench connect4 -- --compare --from FILE...  # the same on the positions in each
+//!                                                   # FILE (a line: the columns played, from 1)
 //! ```
 //!
 //! The positions are random games cut at a band's number of stones, the same on every run
@@ -60,7 +62,10 @@ fn positions(seed: u64, fewest: usize, most: usize, count: usize) -> Vec<Vec<usi
 }
 
 fn moves_string(columns: &[usize]) -> String {
-    columns.iter().map(|&c| char::from(b'1' + c as u8)).collect()
+    columns
+        .iter()
+        .map(|&c| char::from(b'1' + c as u8))
+        .collect()
 }
 
 fn criterion_benches() {
@@ -74,28 +79,30 @@ fn criterion_benches() {
             .iter()
             .map(|columns| GravityPosition::from_moves(6, 7, 4, columns).expect("in play"))
             .collect();
-        c.bench_function(&format!("connect4/{name}, {} positions", games.len()), |b| {
-            b.iter(|| {
-                for position in &games {
-                    black_box(solve(position, &SearchLimits::default()));
-                }
-            });
-        });
+        c.bench_function(
+            &format!("connect4/{name}, {} positions", games.len()),
+            |b| {
+                b.iter(|| {
+                    for position in &games {
+                        black_box(solve(position, &SearchLimits::default()));
+                    }
+                });
+            },
+        );
     }
     c.final_summary();
 }
 
-fn compare(file: Option<&String>) {
+fn compare(file: Option<&String>, sets: &[(String, Vec<Vec<usize>>)]) {
     let mut listing = String::new();
     println!(
-        "{:<9} {:>5} {:>12} {:>12} {:>14} {:>14}",
+        "{:<14} {:>5} {:>12} {:>12} {:>14} {:>14}",
         "band", "n", "ours mean", "ours max", "c-f-ai mean", "c-f-ai max"
     );
     let mut reference = connect_four_ai::Solver::empty();
-    for (seed, &(name, fewest, most, count)) in BANDS.iter().enumerate() {
-        let games = positions(seed as u64 + 1, fewest, most, count);
+    for (name, games) in sets {
         let (mut ours, mut theirs) = (Vec::new(), Vec::new());
-        for columns in &games {
+        for columns in games {
             let moves = moves_string(columns);
             listing.push_str(&format!("{moves} {name}\n"));
             let position = GravityPosition::from_moves(6, 7, 4, columns).expect("in play");
@@ -112,7 +119,7 @@ fn compare(file: Option<&String>) {
         let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
         let max = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
         println!(
-            "{name:<9} {:>5} {:>10.4} s {:>10.3} s {:>12.4} s {:>12.3} s",
+            "{name:<14} {:>5} {:>10.4} s {:>10.3} s {:>12.4} s {:>12.3} s",
             games.len(),
             mean(&ours),
             max(&ours),
@@ -125,10 +132,42 @@ fn compare(file: Option<&String>) {
     }
 }
 
+/// The positions of a file: a line's first word is the columns played, from 1.
+fn read_positions(path: &str) -> Vec<Vec<usize>> {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
+        .lines()
+        .filter_map(|line| line.split_whitespace().next())
+        .map(|moves| moves.bytes().map(|b| usize::from(b - b'1')).collect())
+        .collect()
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let Some(i) = args.iter().position(|a| a == "--compare") {
-        compare(args.get(i + 1).filter(|a| !a.starts_with('-')));
+        let sets: Vec<(String, Vec<Vec<usize>>)> = match args.iter().position(|a| a == "--from") {
+            Some(from) => args[from + 1..]
+                .iter()
+                .take_while(|a| !a.starts_with('-'))
+                .map(|path| {
+                    let name = std::path::Path::new(path)
+                        .file_stem()
+                        .map_or_else(|| path.clone(), |s| s.to_string_lossy().into_owned());
+                    (name, read_positions(path))
+                })
+                .collect(),
+            None => BANDS
+                .iter()
+                .enumerate()
+                .map(|(seed, &(name, fewest, most, count))| {
+                    (
+                        name.to_owned(),
+                        positions(seed as u64 + 1, fewest, most, count),
+                    )
+                })
+                .collect(),
+        };
+        compare(args.get(i + 1).filter(|a| !a.starts_with('-')), &sets);
     } else {
         criterion_benches();
     }

@@ -87,7 +87,7 @@ async fn solve_connect4(
     let pos = query.pos.unwrap_or_default();
     let position = match parse(&pos) {
         Ok(position) => position,
-        Err(rejection) => return Ok(rejection),
+        Err(rejection) => return Ok(*rejection),
     };
     let permit = tokio::time::timeout(
         state.settings().queue_wait,
@@ -134,13 +134,14 @@ async fn solve_connect4(
 }
 
 /// The position `pos` reaches, or the 422 that says why it is not one.
-fn parse(pos: &str) -> Result<GravityPosition, Response> {
+fn parse(pos: &str) -> Result<GravityPosition, Box<Response>> {
     let mut columns = Vec::with_capacity(pos.len());
     for (i, ch) in pos.chars().enumerate() {
         match ch.to_digit(10) {
             Some(d @ 1..=7) => columns.push(d as usize - 1),
             _ => {
-                return Err(ApiError::invalid(
+                return Err(Box::new(
+                    ApiError::invalid(
                     ProblemCode::InvalidRequest,
                     "/pos",
                     format!(
@@ -148,11 +149,18 @@ fn parse(pos: &str) -> Result<GravityPosition, Response> {
                         i + 1
                     ),
                 )
-                .into_response());
+                    .into_response(),
+                ));
             }
         }
     }
-    GravityPosition::from_moves(ROWS, COLS, 4, &columns).map_err(|error| match error {
+    GravityPosition::from_moves(ROWS, COLS, 4, &columns)
+        .map_err(|error| Box::new(rejection(&columns, error)))
+}
+
+/// The 422 for a sequence of valid columns that is not a game in play.
+fn rejection(columns: &[usize], error: GravityError) -> Response {
+    match error {
         GravityError::FullColumn { index, column } => ApiError::invalid(
             ProblemCode::InvalidMove,
             "/pos",
@@ -168,14 +176,14 @@ fn parse(pos: &str) -> Result<GravityPosition, Response> {
             format!("move {} of pos comes after the end of the game", index + 1),
         ),
         GravityError::GameOver { .. } => game_over(
-            &columns,
+            columns,
             "the game is over: there is no move to score".to_owned(),
         ),
         other => {
             tracing::error!(error = %other, "a sequence of valid columns was refused");
             ApiError::Internal.into_response()
         }
-    })
+    }
 }
 
 /// The `game_over` problem for the game that `columns` finish, with its winner and line.

@@ -21,28 +21,37 @@ const SHIPPED_DEPTH: usize = 1;
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let value = |name: &str| {
-        args.iter()
-            .position(|a| a == name)
-            .map(|i| args.get(i + 1).unwrap_or_else(|| panic!("{name} takes a value")))
+        args.iter().position(|a| a == name).map(|i| {
+            args.get(i + 1)
+                .unwrap_or_else(|| panic!("{name} takes a value"))
+        })
     };
-    let depth = value("--depth").map_or(SHIPPED_DEPTH, |d| d.parse().expect("--depth takes a number"));
+    let depth = value("--depth").map_or(SHIPPED_DEPTH, |d| {
+        d.parse().expect("--depth takes a number")
+    });
     let threads = value("--threads").map_or_else(
         || std::thread::available_parallelism().map_or(2, usize::from),
         |t| t.parse().expect("--threads takes a number"),
     );
     let out = value("--out").map_or_else(
-        || concat!(env!("CARGO_MANIFEST_DIR"), "/src/engine/gravity/connect4.book").to_owned(),
+        || {
+            concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/src/engine/gravity/connect4.book"
+            )
+            .to_owned()
+        },
         Clone::clone,
     );
     let started = Instant::now();
+    // Called every 64 positions and at the end.
     let progress = |done: usize, total: usize| {
-        if done % 1024 == 0 || done == total {
-            eprint!(
-                "\r{done}/{total} positions with {depth} stones solved, {:.0} s",
-                started.elapsed().as_secs_f64()
-            );
-        }
+        eprint!(
+            "\r{done}/{total} positions with {depth} stones solved, {:.0} s",
+            started.elapsed().as_secs_f64()
+        );
     };
+
     let book = build_book(6, 7, 4, depth, threads, &progress).expect("7 x 6 is a valid board");
     eprintln!();
     let bytes = book.to_bytes();

@@ -48,10 +48,10 @@ async fn rejects_a_character_that_is_not_a_column() {
     let app = TestApp::new();
     for (pos, position) in [("0", 1), ("448", 3), ("44a", 3), ("4%204", 2)] {
         let uri = format!("/v1/connect4/solve?pos={pos}");
-        let problem = app
-            .get(&uri)
-            .await
-            .problem(StatusCode::UNPROCESSABLE_ENTITY, "invalid_request", &uri);
+        let problem =
+            app.get(&uri)
+                .await
+                .problem(StatusCode::UNPROCESSABLE_ENTITY, "invalid_request", &uri);
         assert_eq!(pointers(&problem), ["/pos"], "{uri}");
         let detail = problem["detail"].as_str().unwrap();
         assert!(
@@ -66,7 +66,11 @@ async fn rejects_a_move_in_a_full_column() {
     let problem = TestApp::new()
         .get("/v1/connect4/solve?pos=4444444")
         .await
-        .problem(StatusCode::UNPROCESSABLE_ENTITY, "invalid_move", "full column");
+        .problem(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid_move",
+            "full column",
+        );
     assert_eq!(pointers(&problem), ["/pos"]);
     assert!(
         problem["detail"]
@@ -81,20 +85,25 @@ async fn rejects_a_move_in_a_full_column() {
 async fn rejects_a_finished_game_with_its_winner_and_line() {
     let app = TestApp::new();
     // X plays column 1 four times while O plays column 2: X wins with the 7th move.
-    let problem = app
-        .get("/v1/connect4/solve?pos=1212121")
-        .await
-        .problem(StatusCode::UNPROCESSABLE_ENTITY, "game_over", "won");
+    let problem = app.get("/v1/connect4/solve?pos=1212121").await.problem(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "game_over",
+        "won",
+    );
     assert_eq!(problem["winner"], "X", "{problem}");
     // Column 1's four lowest cells, row-major from the top row.
     assert_eq!(problem["line"], json!([14, 21, 28, 35]), "{problem}");
     // And a move after the end.
-    let problem = app
-        .get("/v1/connect4/solve?pos=12121213")
-        .await
-        .problem(StatusCode::UNPROCESSABLE_ENTITY, "game_over", "after the end");
+    let problem = app.get("/v1/connect4/solve?pos=12121213").await.problem(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "game_over",
+        "after the end",
+    );
     assert!(
-        problem["detail"].as_str().unwrap().contains("move 8 of pos"),
+        problem["detail"]
+            .as_str()
+            .unwrap()
+            .contains("move 8 of pos"),
         "{problem}"
     );
     assert_eq!(problem["winner"], "X");

@@ -114,8 +114,14 @@ impl Plain {
     }
 
     fn position(&self) -> GravityPosition {
-        GravityPosition::new(self.rows, self.cols, self.k, self.cells.clone(), Some(self.to_move))
-            .expect("a position in play")
+        GravityPosition::new(
+            self.rows,
+            self.cols,
+            self.k,
+            self.cells.clone(),
+            Some(self.to_move),
+        )
+        .expect("a position in play")
     }
 }
 
@@ -183,7 +189,11 @@ fn every_position(rows: usize, cols: usize, k: usize) -> Vec<Plain> {
         }
     }
     let mut out = Vec::new();
-    walk(&mut Plain::new(rows, cols, k), &mut HashMap::new(), &mut out);
+    walk(
+        &mut Plain::new(rows, cols, k),
+        &mut HashMap::new(),
+        &mut out,
+    );
     out
 }
 
@@ -209,7 +219,12 @@ fn check_against_oracle(board: &mut Plain, memo: &mut HashMap<Vec<u8>, i32>) {
     // The cheaper root solve agrees, and the Pons score matches the length.
     let root = solve(&position, &unlimited()).value;
     assert_eq!(depth_score(root, cells), best, "root of {:?}", board.code());
-    if let GravityValue::Exact { outcome, plies, score } = root {
+    if let GravityValue::Exact {
+        outcome,
+        plies,
+        score,
+    } = root
+    {
         let expected_pons = match outcome {
             Outcome::Draw => 0,
             Outcome::Win => pons_score(cells, board.stones, plies as usize),
@@ -230,21 +245,20 @@ fn every_4x4_position_matches_a_plain_minimax_on_every_column() {
 }
 
 #[test]
-fn every_5x4_and_4x5_position_matches_a_plain_minimax() {
-    // Five rows and four columns, then four rows and five columns: every position's value by
-    // the root solve, and every column of every seventh position.
-    for (rows, cols) in [(5, 4), (4, 5)] {
-        let positions = every_position(rows, cols, 4);
-        let cells = rows * cols;
-        let mut memo = HashMap::new();
-        for (i, mut board) in positions.into_iter().enumerate() {
-            if i % 7 == 0 {
-                check_against_oracle(&mut board, &mut memo);
-            } else {
-                let expected = oracle_value(&mut board, &mut memo);
-                let got = depth_score(solve(&board.position(), &unlimited()).value, cells);
-                assert_eq!(got, expected, "{rows} x {cols}: {:?}", board.code());
-            }
+fn every_5x4_position_matches_a_plain_minimax() {
+    // Five rows and four columns: every position's value by the root solve, and every column
+    // of every thirteenth position.
+    let (rows, cols) = (5, 4);
+    let positions = every_position(rows, cols, 4);
+    assert!(positions.len() > 100_000, "{} positions", positions.len());
+    let mut memo = HashMap::new();
+    for (i, mut board) in positions.into_iter().enumerate() {
+        if i % 13 == 0 {
+            check_against_oracle(&mut board, &mut memo);
+        } else {
+            let expected = oracle_value(&mut board, &mut memo);
+            let got = depth_score(solve(&board.position(), &unlimited()).value, rows * cols);
+            assert_eq!(got, expected, "{rows} x {cols}: {:?}", board.code());
         }
     }
 }
@@ -338,7 +352,10 @@ fn boards_of_35_and_36_cells_have_their_published_values() {
 // 7 × 6 against connect-four-ai.
 
 fn moves_string(columns: &[usize]) -> String {
-    columns.iter().map(|&c| char::from(b'1' + c as u8)).collect()
+    columns
+        .iter()
+        .map(|&c| char::from(b'1' + c as u8))
+        .collect()
 }
 
 /// Random 7 × 6 games cut at `stones` stones (never finished, the side to move never winning
@@ -419,8 +436,14 @@ fn the_empty_7x6_board_comes_from_the_book_with_its_published_scores() {
     assert_eq!(analysis.nodes, 0, "answered by the book, no search");
     assert_eq!(analysis.best, 3);
     let centre = analysis.best_column().value;
-    assert_eq!((centre.outcome(), centre.plies()), (Some(Outcome::Win), Some(41)));
-    assert_eq!(solve(&GravityPosition::connect_four(), &unlimited()).nodes, 0);
+    assert_eq!(
+        (centre.outcome(), centre.plies()),
+        (Some(Outcome::Win), Some(41))
+    );
+    assert_eq!(
+        solve(&GravityPosition::connect_four(), &unlimited()).nodes,
+        0
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -456,7 +479,10 @@ fn rejects_impossible_and_finished_positions() {
     ));
     assert_eq!(
         GravityPosition::from_moves(6, 7, 4, &[3, 3, 3, 3, 3, 3, 3]),
-        Err(GravityError::FullColumn { index: 6, column: 3 })
+        Err(GravityError::FullColumn {
+            index: 6,
+            column: 3
+        })
     );
     assert_eq!(
         GravityPosition::from_moves(6, 7, 4, &[0, 1, 0, 1, 0, 1, 0, 1]),
@@ -468,7 +494,10 @@ fn rejects_impossible_and_finished_positions() {
     );
     assert_eq!(
         GravityPosition::from_moves(6, 7, 4, &[7]),
-        Err(GravityError::NoSuchColumn { index: 0, column: 7 })
+        Err(GravityError::NoSuchColumn {
+            index: 0,
+            column: 7
+        })
     );
     for (rows, cols) in [(0, 7), (11, 11), (17, 2), (6, 0)] {
         assert!(
@@ -511,7 +540,12 @@ fn a_cancelled_search_returns_estimates_at_once() {
     let position = GravityPosition::from_moves(6, 7, 4, &[3, 2, 4]).expect("in play");
     let analysis = analyze(&position, &limits);
     assert!(!analysis.is_exact());
-    assert!(analysis.columns.iter().all(|c| c.value.score_in_open_interval()));
+    assert!(
+        analysis
+            .columns
+            .iter()
+            .all(|c| c.value.score_in_open_interval())
+    );
 }
 
 trait InOpenInterval {
@@ -531,19 +565,47 @@ impl InOpenInterval for GravityValue {
 fn immediate_wins_and_forced_losses_are_exact_without_search() {
     // X to move can complete four in column 0 (three X stacked there).
     let position = GravityPosition::from_moves(6, 7, 4, &[0, 1, 0, 1, 0, 6]).expect("in play");
-    let analysis = analyze(&position, &SearchLimits { max_work: Some(1), ..SearchLimits::default() });
+    let analysis = analyze(
+        &position,
+        &SearchLimits {
+            max_work: Some(1),
+            ..SearchLimits::default()
+        },
+    );
     let win = analysis.get(0).expect("column 0").value;
     assert_eq!((win.outcome(), win.plies()), (Some(Outcome::Win), Some(1)));
     assert_eq!(analysis.best, 0);
     // X to move has three in a row on the bottom row, open at both ends: two winning columns,
     // proven without a node searched.
     let position = GravityPosition::from_moves(6, 7, 4, &[2, 2, 3, 3, 4, 0]).expect("in play");
-    let analysis = analyze(&position, &SearchLimits { max_work: Some(1), ..SearchLimits::default() });
+    let analysis = analyze(
+        &position,
+        &SearchLimits {
+            max_work: Some(1),
+            ..SearchLimits::default()
+        },
+    );
     let winning: Vec<usize> = analysis
         .columns
         .iter()
         .filter(|c| c.value.outcome() == Some(Outcome::Win))
         .map(|c| c.column)
         .collect();
-    assert_eq!(winning, [1, 5], "X completes 1-2-3-4 or 2-3-4-5 on the bottom row");
+    assert_eq!(
+        winning,
+        [1, 5],
+        "X completes 1-2-3-4 or 2-3-4-5 on the bottom row"
+    );
+}
+
+#[test]
+fn a_book_is_the_same_byte_for_byte_on_one_thread_or_two() {
+    // Every position of 4 rows by 5 columns up to 4 stones: small enough to build in a moment.
+    let progress = |_: usize, _: usize| {};
+    let one = minimax_move::engine::gravity::build_book(4, 5, 4, 4, 1, &progress).expect("fits");
+    let two = minimax_move::engine::gravity::build_book(4, 5, 4, 4, 2, &progress).expect("fits");
+    assert_eq!(one.to_bytes(), two.to_bytes());
+    assert!(one.len() > 50, "{} positions", one.len());
+    let read = minimax_move::engine::gravity::Book::from_bytes(&one.to_bytes()).expect("reads");
+    assert_eq!(read, one);
 }

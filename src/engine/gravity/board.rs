@@ -45,8 +45,12 @@ impl<B: Bits> Shape<B> {
         let centre = cols / 2;
         let order = (0..cols)
             .map(|i| {
-                let step = (i + 1) / 2;
-                if i % 2 == 1 { centre - step } else { centre + step }
+                let step = i.div_ceil(2);
+                if i % 2 == 1 {
+                    centre - step
+                } else {
+                    centre + step
+                }
             })
             .filter(|&c| c < cols)
             .collect::<Vec<_>>();
@@ -65,7 +69,7 @@ impl<B: Bits> Shape<B> {
             board,
             order,
             lines: k <= rows.max(cols),
-            odd_rows: (rows % 2 == 0).then_some(odd_rows),
+            odd_rows: rows.is_multiple_of(2).then_some(odd_rows),
         }
     }
 

@@ -42,7 +42,11 @@ pub enum BookError {
 impl Book {
     /// A book from its entries, in any order (duplicates keep the first score).
     #[must_use]
-    pub fn from_entries(geometry: (u32, u32, u32), depth: i32, mut entries: Vec<(u64, i8)>) -> Self {
+    pub fn from_entries(
+        geometry: (u32, u32, u32),
+        depth: i32,
+        mut entries: Vec<(u64, i8)>,
+    ) -> Self {
         entries.sort_unstable_by_key(|&(key, _)| key);
         entries.dedup_by_key(|&mut (key, _)| key);
         Self {

@@ -74,8 +74,9 @@ pub fn build_book(
                                 let (lower, upper) = searcher.score_range(board);
                                 searcher.narrow(board, Bounds { lower, upper }, false).lower
                             };
-                            let finished = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                            if finished % 64 == 0 || finished == total {
+                            let finished =
+                                done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+                            if finished.is_multiple_of(64) || finished == total {
                                 progress(finished, total);
                             }
                             (board.canonical_key(shape), score)

@@ -348,7 +348,8 @@ impl GravityPosition {
 
     fn has_line(&self, player: Player) -> bool {
         (0..self.cells.len()).any(|i| {
-            self.cells[i] == Some(player) && line_through(self.rows, self.cols, self.k, &self.cells, i)
+            self.cells[i] == Some(player)
+                && line_through(self.rows, self.cols, self.k, &self.cells, i)
         })
     }
 
@@ -375,14 +376,26 @@ impl GravityPosition {
 }
 
 fn check_size(rows: usize, cols: usize, k: usize) -> Result<(), GravityError> {
-    if rows == 0 || cols == 0 || rows > MAX_SIDE || cols > MAX_SIDE || k == 0 || (rows + 1) * cols > MAX_BITS {
+    if rows == 0
+        || cols == 0
+        || rows > MAX_SIDE
+        || cols > MAX_SIDE
+        || k == 0
+        || (rows + 1) * cols > MAX_BITS
+    {
         return Err(GravityError::Size { rows, cols, k });
     }
     Ok(())
 }
 
 /// Whether the stone at `index` is part of a line of `k` of its colour.
-fn line_through(rows: usize, cols: usize, k: usize, cells: &[Option<Player>], index: usize) -> bool {
+fn line_through(
+    rows: usize,
+    cols: usize,
+    k: usize,
+    cells: &[Option<Player>],
+    index: usize,
+) -> bool {
     let Some(player) = cells[index] else {
         return false;
     };
@@ -472,9 +485,7 @@ impl GravityValue {
     pub fn evaluation(self, cells: usize) -> Evaluation {
         let w = cells as i32 + 1;
         match self {
-            Self::Exact {
-                outcome, plies, ..
-            } => Evaluation::Exact(match outcome {
+            Self::Exact { outcome, plies, .. } => Evaluation::Exact(match outcome {
                 Outcome::Win => w - plies as i32,
                 Outcome::Loss => plies as i32 - w,
                 Outcome::Draw => 0,
@@ -598,9 +609,17 @@ fn solve_with<B: Bits>(position: &GravityPosition, limits: &SearchLimits) -> Sol
     let shape = shape_of::<B>(position);
     let board = position.board(&shape);
     let mut table = Table::borrow();
-    let mut searcher = Searcher::new(&shape, &mut table, book_for(position), Budget::of(limits));
+    let book = book_for(position);
+    let mut searcher = Searcher::new(&shape, &mut table, book, Budget::of(limits));
+    let in_book =
+        book.and_then(|book| book.get(board.canonical_key(&shape).to_u128(), board.moves));
     let bounds = if board.can_win_next(&shape) {
         let score = searcher.win_now(&board);
+        Bounds {
+            lower: score,
+            upper: score,
+        }
+    } else if let Some(score) = in_book {
         Bounds {
             lower: score,
             upper: score,
@@ -619,7 +638,8 @@ fn analyze_with<B: Bits>(position: &GravityPosition, limits: &SearchLimits) -> G
     let shape = shape_of::<B>(position);
     let board = position.board(&shape);
     let mut table = Table::borrow();
-    let mut searcher = Searcher::new(&shape, &mut table, book_for(position), Budget::of(limits));
+    let book = book_for(position);
+    let mut searcher = Searcher::new(&shape, &mut table, book, Budget::of(limits));
     let cols = position.cols;
     let playable = shape.playable(board.mask);
     let wins = board.winning_cells(&shape) & playable;
@@ -627,24 +647,36 @@ fn analyze_with<B: Bits>(position: &GravityPosition, limits: &SearchLimits) -> G
     // Per column: the child position still to search (None when settled) and the bounds on
     // the move's score from the mover's side.
     let mut columns: Vec<Option<(Option<Board<B>>, Bounds)>> = vec![None; cols];
-    for c in 0..cols {
+    for (c, entry) in columns.iter_mut().enumerate() {
         let bit = playable & shape.column(c as u32);
         if bit == B::ZERO {
             continue;
         }
-        let exact = |score| Some((None, Bounds { lower: score, upper: score }));
+        let exact = |score| {
+            Some((
+                None,
+                Bounds {
+                    lower: score,
+                    upper: score,
+                },
+            ))
+        };
         if bit & wins != B::ZERO {
-            columns[c] = exact(searcher.win_now(&board));
+            *entry = exact(searcher.win_now(&board));
             continue;
         }
         let child = board.play(bit);
         if child.moves == shape.cells {
-            columns[c] = exact(0);
+            *entry = exact(0);
         } else if child.can_win_next(&shape) {
-            columns[c] = exact(-searcher.win_now(&child));
+            *entry = exact(-searcher.win_now(&child));
+        } else if let Some(score) =
+            book.and_then(|book| book.get(child.canonical_key(&shape).to_u128(), child.moves))
+        {
+            *entry = exact(-score);
         } else {
             let (lower, upper) = searcher.score_range(&child);
-            columns[c] = Some((
+            *entry = Some((
                 Some(child),
                 Bounds {
                     lower: -upper,
@@ -693,7 +725,9 @@ fn analyze_with<B: Bits>(position: &GravityPosition, limits: &SearchLimits) -> G
         .filter_map(|(c, entry)| {
             entry.map(|(_, bounds)| ColumnValue {
                 column: c,
-                cell: position.landing_cell(c).expect("a playable column has a landing cell"),
+                cell: position
+                    .landing_cell(c)
+                    .expect("a playable column has a landing cell"),
                 value: value_of(bounds, board.moves, shape.cells),
             })
         })
@@ -749,7 +783,11 @@ fn value_of(bounds: Bounds, moves: i32, cells: i32) -> GravityValue {
 /// position with `moves` stones: the game ends with the stone numbered `m`, where
 /// `|score| = 1 + (cells - m) / 2` and `m` has the winner's parity.
 fn plies_of(score: i32, moves: i32, cells: i32) -> i32 {
-    let parity = if score > 0 { (moves + 1) % 2 } else { moves % 2 };
+    let parity = if score > 0 {
+        (moves + 1) % 2
+    } else {
+        moves % 2
+    };
     let mut m = cells - 2 * (score.abs() - 1);
     if m % 2 != parity {
         m -= 1;
