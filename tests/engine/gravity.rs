@@ -404,6 +404,29 @@ fn random_7x6_positions_at_every_depth_match_connect_four_ai() {
     }
 }
 
+/// The opening past the book: either solver may take minutes on a balanced position.
+/// `cargo test --release --test engine gravity -- --ignored`.
+#[test]
+#[ignore = "minutes: run with --ignored"]
+fn random_7x6_openings_match_connect_four_ai() {
+    let mut random = Random(0x0be_c4c4);
+    let mut theirs = connect_four_ai::Solver::empty();
+    for stones in 2..12 {
+        let columns = random_connect_four(&mut random, stones);
+        let position = GravityPosition::from_moves(6, 7, 4, &columns).expect("in play");
+        let ours = solve(&position, &unlimited()).value.pons_score();
+        let reference = connect_four_ai::Position::from_moves(&moves_string(&columns))
+            .expect("a legal sequence");
+        theirs.reset();
+        let expected = if reference.can_win_next() {
+            i32::from(((43 - stones) / 2) as i8)
+        } else {
+            i32::from(theirs.solve(&reference))
+        };
+        assert_eq!(ours, Some(expected), "{}", moves_string(&columns));
+    }
+}
+
 #[test]
 fn every_column_of_random_7x6_midgames_matches_connect_four_ai() {
     let mut random = Random(0x7e57_0006);

@@ -277,7 +277,7 @@ impl<B: Bits> Board<B> {
     /// How good a move looks before it is searched: the cells where the mover would then
     /// complete a line (Pons' ordering), leaving out those right above a cell where the
     /// opponent would complete one (the opponent gets there first). Measured on 7 × 6
-    /// positions, this searches about a tenth fewer nodes than counting every such cell.
+    /// test positions, this searches 4 to 9 % fewer nodes than counting every such cell.
     /// `theirs` are the opponent's winning cells before the move.
     #[inline]
     pub fn move_score(&self, shape: &Shape<B>, bit: B, theirs: B) -> u32 {
