@@ -37,9 +37,14 @@ RUN touch src/main.rs src/lib.rs \
 FROM gcr.io/distroless/cc-debian12:nonroot AS runtime
 COPY --from=builder /minimax-move /usr/local/bin/minimax-move
 # Inside a container the service must listen on every interface; the port is the EXPOSEd one.
+# Behind a load balancer /mcp sees the public host name and pages of any origin may call the API
+# (it takes no credentials), so the image opens both; the binary's own defaults, for a desktop,
+# accept loopback names and origins only. Narrow them per deployment (docs/operations.md).
 ENV HOST=0.0.0.0 \
     PORT=8080 \
-    LOG_FORMAT=json
+    LOG_FORMAT=json \
+    MCP_ALLOWED_HOSTS="*" \
+    CORS_ORIGINS="*"
 EXPOSE 8080
 # distroless "nonroot": uid/gid 65532, numeric so Kubernetes' runAsNonRoot can verify it.
 USER 65532:65532

@@ -26,7 +26,9 @@ pub struct Config {
     /// Log format: human-readable text or JSON lines.
     #[arg(long, env = "LOG_FORMAT", value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
-    /// Origins allowed by CORS, comma-separated; empty allows any origin (without credentials).
+    /// Origins allowed by CORS, comma-separated (`https://game.example`); `*` allows any origin
+    /// (without credentials). Unset: loopback origins only (`localhost`, `127.0.0.1` and `[::1]`,
+    /// any scheme and port), so that other web pages cannot drive a server on a desktop.
     #[arg(long, env = "CORS_ORIGINS", value_delimiter = ',')]
     pub cors_origins: Vec<String>,
     /// Largest request body in bytes.
@@ -35,9 +37,23 @@ pub struct Config {
     /// Longest a request may take end to end, in milliseconds.
     #[arg(long, env = "REQUEST_TIMEOUT_MS", default_value_t = 15_000)]
     pub request_timeout_ms: u64,
-    /// Longest a client may take to send its request headers, in milliseconds.
+    /// Longest a new connection may stay silent before it is closed, in milliseconds.
+    #[arg(long, env = "FIRST_BYTE_TIMEOUT_MS", default_value_t = 5_000)]
+    pub first_byte_timeout_ms: u64,
+    /// Longest a client may take to send a request's headers, from their first byte, in
+    /// milliseconds (408 past it).
     #[arg(long, env = "HEADER_READ_TIMEOUT_MS", default_value_t = 10_000)]
     pub header_read_timeout_ms: u64,
+    /// Longest a connection may stay idle between requests (HTTP/1 keep-alive, HTTP/2 without
+    /// open streams) before it is closed, in milliseconds. Keep it above the idle timeout of a
+    /// load balancer in front, so that the balancer closes first.
+    #[arg(long, env = "KEEP_ALIVE_TIMEOUT_MS", default_value_t = 75_000)]
+    pub keep_alive_timeout_ms: u64,
+    /// Most connections open at once; at the cap the connection idle longest is closed to make
+    /// room, and accepting pauses while every connection is answering a request. Default: 1024,
+    /// or the open-file limit less 64 when that is lower.
+    #[arg(long, env = "MAX_CONNECTIONS")]
+    pub max_connections: Option<usize>,
     /// Searches (boards other than 3 × 3) running at once; default: the number of cores.
     #[arg(long, env = "MAX_SEARCHES")]
     pub max_searches: Option<usize>,
@@ -60,11 +76,6 @@ pub struct Config {
     /// so reproduce, rather than on the clock.
     #[arg(long, env = "SEARCH_WORK_RATE", default_value_t = crate::engine::WORK_PER_MS_TIMES_CELLS)]
     pub search_work_rate: u64,
-    /// Threads one big-board search may use while cores are idle (it takes only idle ones).
-    /// More than 1 reaches a given depth sooner but makes answers depend on timing; 1 (the
-    /// default) keeps answers that the work budget ends reproducible.
-    #[arg(long, env = "SEARCH_THREADS", default_value_t = 1)]
-    pub search_threads: usize,
     /// Per-client rate limit in requests per second; 0 turns it off (the default).
     #[arg(long, env = "RATE_LIMIT_PER_SECOND", default_value_t = 0)]
     pub rate_limit_per_second: u32,
@@ -83,14 +94,15 @@ pub struct Config {
     /// Connections the kernel has already completed are served either way.
     #[arg(long, env = "SHUTDOWN_DELAY_MS", default_value_t = 0)]
     pub shutdown_delay_ms: u64,
-    /// `Host` headers `/mcp` accepts, comma-separated (`name` or `name:port`); `*` (the default)
-    /// accepts any, for containers and load balancers. Set `localhost,127.0.0.1,::1` for a server
-    /// on a desktop, where DNS rebinding is the risk.
+    /// `Host` headers `/mcp` accepts, comma-separated (`name` for any port, or `name:port`); `*`
+    /// accepts any. The default, loopback names only, keeps web pages from reaching `/mcp`
+    /// through DNS rebinding; a deployment behind a load balancer lists its public names (the
+    /// container image sets `*`).
     #[arg(
         long,
         env = "MCP_ALLOWED_HOSTS",
         value_delimiter = ',',
-        default_value = "*"
+        default_value = "localhost,127.0.0.1,[::1]"
     )]
     pub mcp_allowed_hosts: Vec<String>,
 }
@@ -135,12 +147,11 @@ impl Config {
             max_time_limit_ms: self.max_time_limit_ms.max(1),
             max_depth: self.max_depth.max(1),
             search_work_rate: self.search_work_rate.max(1),
-            search_threads: self.search_threads.max(1),
             cors_origins: self
                 .cors_origins
                 .iter()
                 .map(|o| o.trim().to_owned())
-                .filter(|o| !o.is_empty() && o != "*")
+                .filter(|o| !o.is_empty())
                 .collect(),
             rate_limit: NonZeroU32::new(self.rate_limit_per_second).map(|per_second| {
                 RateLimitSettings {
@@ -160,9 +171,15 @@ impl Config {
 
     /// The connection-level options.
     #[must_use]
-    pub const fn serve_options(&self) -> ServeOptions {
+    pub fn serve_options(&self) -> ServeOptions {
         ServeOptions {
-            header_read_timeout: Duration::from_millis(self.header_read_timeout_ms),
+            first_byte_timeout: Duration::from_millis(self.first_byte_timeout_ms.max(1)),
+            header_read_timeout: Duration::from_millis(self.header_read_timeout_ms.max(1)),
+            keep_alive_timeout: Duration::from_millis(self.keep_alive_timeout_ms.max(1)),
+            max_connections: self
+                .max_connections
+                .unwrap_or_else(crate::server::default_max_connections)
+                .max(1),
             shutdown_grace: Duration::from_millis(self.shutdown_grace_ms),
             shutdown_delay: Duration::from_millis(self.shutdown_delay_ms),
         }
@@ -176,5 +193,58 @@ impl Config {
         } else {
             format!("{}:{}", self.host, self.port)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Config {
+        Config::try_parse_from(std::iter::once("minimax-move").chain(args.iter().copied()))
+            .expect("the arguments parse")
+    }
+
+    #[test]
+    fn mcp_hosts_default_to_loopback_and_cors_to_loopback_origins() {
+        let settings = parse(&[]).settings();
+        assert_eq!(
+            settings.mcp_allowed_hosts,
+            ["localhost", "127.0.0.1", "[::1]"],
+            "/mcp accepts loopback hosts only unless configured"
+        );
+        assert!(
+            settings.cors_origins.is_empty(),
+            "no origin listed: loopback origins only"
+        );
+        assert_eq!(
+            settings,
+            Settings::default(),
+            "the library's defaults are the binary's"
+        );
+    }
+
+    #[test]
+    fn a_star_opens_mcp_hosts_and_cors_origins() {
+        let settings = parse(&["--mcp-allowed-hosts", "*", "--cors-origins", "*"]).settings();
+        assert_eq!(settings.mcp_allowed_hosts, ["*"]);
+        assert_eq!(settings.cors_origins, ["*"]);
+    }
+
+    #[test]
+    fn connection_limits_come_from_flags() {
+        let options = parse(&[
+            "--first-byte-timeout-ms",
+            "250",
+            "--keep-alive-timeout-ms",
+            "3000",
+            "--max-connections",
+            "7",
+        ])
+        .serve_options();
+        assert_eq!(options.first_byte_timeout, Duration::from_millis(250));
+        assert_eq!(options.keep_alive_timeout, Duration::from_secs(3));
+        assert_eq!(options.max_connections, 7);
+        assert!(parse(&[]).serve_options().max_connections >= 1);
     }
 }

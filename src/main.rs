@@ -24,7 +24,6 @@ fn main() -> ExitCode {
         Some(Command::Pbrain) => {
             let options = gomocup::BrainOptions {
                 work_rate: config.search_work_rate.max(1),
-                threads: config.search_threads.max(1),
             };
             match gomocup::run(std::io::stdin().lock(), std::io::stdout().lock(), options) {
                 Ok(()) => ExitCode::SUCCESS,

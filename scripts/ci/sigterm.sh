@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # SIGTERM in the middle of load. Starts the release binary on a free 127.0.0.1 port, drives it
 # with concurrent clients (slow 7 × 7 searches with time_limit_ms 300, which mostly queue and are
-# shed with 503, mixed with 3 × 3 lookups), sends SIGTERM after SIGTERM_AFTER seconds, and checks:
+# shed with 503, mixed with 3 × 3 lookups), each request on a fresh connection, and with
+# SIGTERM_KEEPALIVE_CLIENTS more that send 3 × 3 lookups one after another on one kept-alive
+# connection each, sends SIGTERM after SIGTERM_AFTER seconds, and checks:
 #
 #   - every request that the server had accepted got a complete response: a 200 or a 503, with
 #     the whole body its Content-Length promised, and JSON in it; no reset, no truncation;
+#   - every request sent on a kept-alive connection got one: the server closes such a connection
+#     only after an answer that says `Connection: close`, or while it is idle (which a client
+#     sees before it sends, as HTTP clients' connection pools check);
 #   - the process exits with status 0 within its grace period (SHUTDOWN_GRACE_MS).
 #
 # A request counts as accepted when it was sent at least ACCEPT_MARGIN_MS before the signal (the
@@ -22,6 +27,7 @@ ensure_release_binary
 exec timeout --kill-after=5 300 python3 - "$BINARY" <<'PY'
 import json
 import os
+import select
 import signal
 import socket
 import subprocess
@@ -33,6 +39,7 @@ BINARY = sys.argv[1]
 GRACE_MS = int(os.environ.get("SHUTDOWN_GRACE_MS", "10000"))
 SIGTERM_AFTER = float(os.environ.get("SIGTERM_AFTER", "2.0"))
 CLIENTS = int(os.environ.get("SIGTERM_CLIENTS", "24"))
+KEEPALIVE_CLIENTS = int(os.environ.get("SIGTERM_KEEPALIVE_CLIENTS", "8"))
 ROUNDS = int(os.environ.get("SIGTERM_ROUNDS", "3"))
 # Every second round keeps accepting for a while after the signal (as behind a load balancer).
 DELAY_MS = int(os.environ.get("SIGTERM_DELAY_MS", "300"))
@@ -105,6 +112,71 @@ def one_request(port, body, timeout=15.0):
     return sent_at, str(status), ""
 
 
+def read_answer(sock):
+    """One response on a kept-alive connection: (outcome, detail, closes), `closes` when it says
+    `Connection: close`."""
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(65536)
+        if not chunk:
+            return ("partial" if data else "reset"), f"end of stream after {len(data)} bytes", True
+        data += chunk
+    head, _, payload = data.partition(b"\r\n\r\n")
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {k.strip().lower(): v.strip() for k, _, v in (l.partition(":") for l in lines[1:])}
+    length = int(headers.get("content-length", "-1"))
+    while 0 <= length and len(payload) < length:
+        chunk = sock.recv(65536)
+        if not chunk:
+            return "partial", f"body cut at {len(payload)} of {length} bytes", True
+        payload += chunk
+    status = lines[0].split(" ")[1] if " " in lines[0] else "?"
+    closes = headers.get("connection", "").lower() == "close"
+    if status not in ("200", "503") or length < 0:
+        return "bad", f"{lines[0]!r}, content-length {length}", closes
+    return status, "", closes
+
+
+def closed_while_idle(sock):
+    """Whether the server closed the connection while no request was outstanding."""
+    readable, _, _ = select.select([sock], [], [], 0)
+    if not readable:
+        return False
+    try:
+        return sock.recv(1, socket.MSG_PEEK) == b""
+    except OSError:
+        return True
+
+
+def kept_alive_client(port, stop, record):
+    """3 × 3 lookups one after another on one connection; a new connection when the server
+    closes one, until the port is closed."""
+    data = FAST.encode()
+    request = (b"POST /v1/move HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+               b"Content-Length: " + str(len(data)).encode() + b"\r\n\r\n" + data)
+    while not stop.is_set():
+        try:
+            sock = socket.create_connection(("127.0.0.1", port), timeout=3)
+        except OSError as e:
+            record(time.monotonic(), "refused", repr(e), False)
+            return
+        with sock:
+            sock.settimeout(15)
+            while not stop.is_set():
+                if closed_while_idle(sock):
+                    break
+                sent_at = time.monotonic()
+                try:
+                    sock.sendall(request)
+                    outcome, detail, closes = read_answer(sock)
+                except OSError as e:
+                    outcome, detail, closes = ("broken pipe" if isinstance(e, BrokenPipeError)
+                                               else "reset"), repr(e), True
+                record(sent_at, outcome, "kept-alive: " + detail, False)
+                if closes:
+                    break
+
+
 def one_round(number):
     port = free_port()
     delay = DELAY_MS if number % 2 == 0 else 0
@@ -143,7 +215,13 @@ def one_round(number):
             if outcome == "refused":
                 return
 
+    def record(sent_at, outcome, detail, slow):
+        with lock:
+            results.append((sent_at, outcome, detail, slow))
+
     threads = [threading.Thread(target=client, args=(n,), daemon=True) for n in range(CLIENTS)]
+    threads += [threading.Thread(target=kept_alive_client, args=(port, stop, record), daemon=True)
+                for _ in range(KEEPALIVE_CLIENTS)]
     for t in threads:
         t.start()
     time.sleep(SIGTERM_AFTER)
@@ -165,7 +243,8 @@ def one_round(number):
     count = lambda rows, what: sum(1 for r in rows if r[1] == what)
     summary = lambda rows: ", ".join(f"{what}: {count(rows, what)}" for what in
                                      ("200", "503", "refused") + LOSSES)
-    print(f"round {number}: pid {server.pid} on 127.0.0.1:{port}, {CLIENTS} clients, "
+    print(f"round {number}: pid {server.pid} on 127.0.0.1:{port}, {CLIENTS} clients and "
+          f"{KEEPALIVE_CLIENTS} kept-alive ones, "
           f"SIGTERM after {SIGTERM_AFTER} s, SHUTDOWN_DELAY_MS {delay}")
     print(f"  started before the signal: {len(before)}: {summary(before)}")
     print(f"  started after the signal:  {len(after)}: {summary(after)}")

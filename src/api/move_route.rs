@@ -15,7 +15,9 @@ use super::extract::JsonBody;
 use super::problem::ProblemCode;
 use super::wire::{MoveRequest, MoveResponse, ValidRequest, parse_body};
 use super::{ApiError, AppState, Settings};
-use crate::engine::{Difficulty, Player, Scoring, SearchLimits, SuggestOptions, TieBreak, suggest};
+use crate::engine::{
+    Cancel, Difficulty, Player, Scoring, SearchLimits, SuggestOptions, TieBreak, suggest,
+};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(post_move, get_move))
@@ -26,7 +28,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// Send the position as a JSON object (`board` and options) or as the bare board array. On 3 × 3
 /// the answer is a lookup in the solved table; larger boards are searched within the time budget.
 #[utoipa::path(post, path = "/v1/move", tag = "moves",
-    request_body(content = MoveRequest, content_type = "application/json",
+    request_body(content = super::wire::MoveBody, content_type = "application/json",
         examples(
             ("seed board" = (summary = "The freeCodeCamp board, with the move table",
                 value = json!({"board": ["O", 1, "X", "X", 4, "X", 6, "O", "O"], "moves": true}))),
@@ -187,46 +189,67 @@ async fn respond(state: &AppState, request: ValidRequest) -> Result<Response, Ap
 
 /// The answer's JSON bytes, computed the way [`respond`] does: inline for a table lookup, on the
 /// bounded blocking pool (a search slot, 503 when none frees up in time) for a search.
+///
+/// A search stops when this future is dropped (its client went away, or the request timed out):
+/// it notices within about a thousand nodes and gives its slot back.
 pub(crate) async fn answer_bounded(
     state: &AppState,
     request: ValidRequest,
 ) -> Result<Vec<u8>, ApiError> {
-    Ok(if request.position.geometry().is_tic_tac_toe() {
+    let settings = state.settings();
+    let time_limit = Duration::from_millis(time_limit_ms(&request, settings));
+    if request.position.geometry().is_tic_tac_toe() {
         // A lookup takes well under a microsecond: the hop to the blocking pool would cost more
         // than the work (see the README's measurements).
         super::metrics::table_answers().increment(1);
-        answer(&request, state.settings())
-    } else {
-        let permit = tokio::time::timeout(
-            state.settings().queue_wait,
-            state.searches().acquire_owned(),
-        )
-        .await
-        .ok()
-        .and_then(Result::ok)
-        .ok_or_else(|| {
-            metrics::counter!("minimax_shed_total").increment(1);
-            ApiError::Overloaded { retry_after: 1 }
-        })?;
-        let settings = state.settings().clone();
-        let span = tracing::Span::current();
-        let task = tokio::task::spawn_blocking(move || {
-            let _entered = span.enter();
-            // Counted inside the task: it runs to the end even if the client goes away.
-            metrics::gauge!("minimax_searches_in_flight").increment(1.0);
-            lower_search_priority();
-            let started = Instant::now();
-            let body = answer(&request, &settings);
-            drop(permit);
-            metrics::histogram!("minimax_search_seconds").record(started.elapsed().as_secs_f64());
-            metrics::gauge!("minimax_searches_in_flight").decrement(1.0);
-            body
+        let options = options(
+            &request,
+            settings,
+            Instant::now() + time_limit,
+            Cancel::default(),
+        );
+        return Ok(answer(&request, &options));
+    }
+    let Ok(Ok(permit)) =
+        tokio::time::timeout(settings.queue_wait, state.searches().acquire_owned()).await
+    else {
+        metrics::counter!("minimax_shed_total").increment(1);
+        return Err(ApiError::Overloaded {
+            retry_after: state.seconds_until_a_search_ends(),
         });
-        task.await.map_err(|e| {
-            tracing::error!(error = %e, "search task failed");
-            ApiError::Internal
-        })?
+    };
+    let deadline = Instant::now() + time_limit;
+    let slot = state.occupy_search_slot(permit, deadline);
+    let cancel = Cancel::new();
+    let _stop_when_dropped = StopWhenDropped(cancel.clone());
+    let options = options(&request, settings, deadline, cancel);
+    let span = tracing::Span::current();
+    let task = tokio::task::spawn_blocking(move || {
+        let _entered = span.enter();
+        // Counted inside the task: it runs until the search notices a cancellation.
+        metrics::gauge!("minimax_searches_in_flight").increment(1.0);
+        lower_search_priority();
+        let started = Instant::now();
+        let body = answer(&request, &options);
+        drop(slot);
+        metrics::histogram!("minimax_search_seconds").record(started.elapsed().as_secs_f64());
+        metrics::gauge!("minimax_searches_in_flight").decrement(1.0);
+        body
+    });
+    task.await.map_err(|e| {
+        tracing::error!(error = %e, "search task failed");
+        ApiError::Internal
     })
+}
+
+/// Cancels a search when the future waiting for it is dropped; after the search has answered,
+/// cancelling does nothing.
+struct StopWhenDropped(Cancel);
+
+impl Drop for StopWhenDropped {
+    fn drop(&mut self) {
+        self.0.cancel();
+    }
 }
 
 /// Runs searches at a lower CPU priority (about nice 10) than the async workers, so that a flood of
@@ -246,12 +269,22 @@ fn lower_search_priority() {
     }
 }
 
-/// The search limits for a request, capped by the server's settings.
-fn limits(request: &ValidRequest, settings: &Settings) -> SearchLimits {
-    let ms = request
+/// A request's search time limit in milliseconds, capped by the server's settings.
+fn time_limit_ms(request: &ValidRequest, settings: &Settings) -> u64 {
+    request
         .time_limit_ms
         .unwrap_or(settings.default_time_limit_ms)
-        .clamp(1, settings.max_time_limit_ms);
+        .clamp(1, settings.max_time_limit_ms)
+}
+
+/// The search limits for a request, capped by the server's settings, with its deadline and the
+/// handle that cancels it.
+fn limits(
+    request: &ValidRequest,
+    settings: &Settings,
+    deadline: Instant,
+    cancel: Cancel,
+) -> SearchLimits {
     SearchLimits {
         max_depth: Some(
             request
@@ -261,24 +294,28 @@ fn limits(request: &ValidRequest, settings: &Settings) -> SearchLimits {
         ),
         // The work budget usually stops the search before the clock on an unloaded machine, so
         // the same request gets the same answer; the deadline is the hard stop under load.
-        deadline: Some(Instant::now() + Duration::from_millis(ms)),
+        deadline: Some(deadline),
         max_work: Some(SearchLimits::work_at_rate(
             request.position.geometry(),
-            ms,
+            time_limit_ms(request, settings),
             settings.search_work_rate,
         )),
         all_moves: request.moves || request.scoring == Scoring::Classic,
-        threads: settings.search_threads,
-        ..SearchLimits::default()
+        cancel,
     }
 }
 
 /// The engine's options for a request: its scoring, limits, difficulty and tie-break, and a
 /// seed (the request's, or a fresh random one when the answer involves chance).
-fn options(request: &ValidRequest, settings: &Settings) -> SuggestOptions {
+fn options(
+    request: &ValidRequest,
+    settings: &Settings,
+    deadline: Instant,
+    cancel: Cancel,
+) -> SuggestOptions {
     let mut options = SuggestOptions {
         scoring: request.scoring,
-        limits: limits(request, settings),
+        limits: limits(request, settings, deadline, cancel),
         difficulty: request.difficulty,
         tie_break: request.tie_break,
         seed: 0,
@@ -291,8 +328,8 @@ fn options(request: &ValidRequest, settings: &Settings) -> SuggestOptions {
 }
 
 /// Computes the answer and serializes it in one piece.
-pub(crate) fn answer(request: &ValidRequest, settings: &Settings) -> Vec<u8> {
-    let suggestion = suggest(&request.position, &options(request, settings));
+fn answer(request: &ValidRequest, options: &SuggestOptions) -> Vec<u8> {
+    let suggestion = suggest(&request.position, options);
     if suggestion.analysis.nodes > 0 {
         metrics::counter!("minimax_search_nodes_total").increment(suggestion.analysis.nodes);
     }

@@ -12,9 +12,7 @@ use utoipa_axum::routes;
 
 use super::extract::JsonBody;
 use super::problem::ProblemCode;
-use super::wire::{
-    GameStatus, MoveRequest, RenderedBoard, ValidRequest, board_schema, shape_error,
-};
+use super::wire::{Board, GameStatus, MoveRequest, RenderedBoard, ValidRequest, shape_error};
 use super::{ApiError, AppState};
 use crate::engine::{Player, PositionError};
 
@@ -24,49 +22,53 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(post_status))
 }
 
-/// The body of `POST /v1/play` and the input of the MCP tool `apply_move`.
+/// The body of `POST /v1/play` and the input of the MCP tool `apply_move`. Every optional field
+/// may be absent or null, both meaning its default.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
-#[schema(example = json!({"board": ["O", 1, "X", "X", 4, "X", 6, "O", "O"], "cell": 4}))]
+#[schema(example = json!({"board": ["O", 1, "X", "X", 4, "X", 6, "O", "O"], "index": 4}))]
 pub struct PlayRequest {
     /// The position before the move.
-    #[schema(schema_with = board_schema)]
+    #[schema(value_type = Board)]
     pub board: Value,
-    /// The cell to play, a row-major index from 0.
+    /// The cell to play, a row-major index from 0 (the `index` that `POST /v1/move` answers).
+    /// `cell`, its former name, is still accepted.
+    #[serde(alias = "cell")]
     #[schema(minimum = 0, maximum = 224)]
-    pub cell: usize,
+    pub index: usize,
     /// The side that plays the move. Inferred when absent or null (the side with fewer marks, X when
     /// the counts are equal); when given it must agree with the counts.
     pub player: Option<Player>,
-    /// Rows (default 3).
+    /// Rows of the board, 1..=15 (3 when absent or null).
     #[schema(value_type = Option<i32>, minimum = 1, maximum = 15)]
     pub rows: Option<u64>,
-    /// Columns (default 3).
+    /// Columns of the board, 1..=15 (3 when absent or null).
     #[schema(value_type = Option<i32>, minimum = 1, maximum = 15)]
     pub cols: Option<u64>,
-    /// Marks in a row to win (default 3).
+    /// Marks in a row needed to win, 1..=max(rows, cols) (3 when absent or null).
     #[schema(value_type = Option<i32>, minimum = 1, maximum = 15)]
     pub k: Option<u64>,
 }
 
-/// The body of `POST /v1/status` and the input of the MCP tool `game_status`.
+/// The body of `POST /v1/status` and the input of the MCP tool `game_status`. Every optional field
+/// may be absent or null, both meaning its default.
 #[derive(Clone, Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 #[schema(example = json!({"board": "XXXOO....", "rows": 3, "cols": 3, "k": 3}))]
 pub struct StatusRequest {
     /// The position.
-    #[schema(schema_with = board_schema)]
+    #[schema(value_type = Board)]
     pub board: Value,
     /// The side to move, when the caller knows it (either side is possible when the counts are
     /// equal). Inferred when absent or null.
     pub player: Option<Player>,
-    /// Rows (default 3).
+    /// Rows of the board, 1..=15 (3 when absent or null).
     #[schema(value_type = Option<i32>, minimum = 1, maximum = 15)]
     pub rows: Option<u64>,
-    /// Columns (default 3).
+    /// Columns of the board, 1..=15 (3 when absent or null).
     #[schema(value_type = Option<i32>, minimum = 1, maximum = 15)]
     pub cols: Option<u64>,
-    /// Marks in a row to win (default 3).
+    /// Marks in a row needed to win, 1..=max(rows, cols) (3 when absent or null).
     #[schema(value_type = Option<i32>, minimum = 1, maximum = 15)]
     pub k: Option<u64>,
 }
@@ -74,22 +76,23 @@ pub struct StatusRequest {
 /// The answer of `POST /v1/play`: the board after the move and the game's state.
 #[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
 #[schema(example = json!({
-    "board": ["O", 1, "X", "X", "X", "X", 6, "O", "O"], "cell": 4, "player": "X",
+    "board": ["O", 1, "X", "X", "X", "X", 6, "O", "O"], "index": 4, "player": "X",
     "status": {"state": "win", "winner": "X", "line": [3, 4, 5]},
-    "next_player": null, "legal_moves": []
+    "to_move": null, "legal_moves": []
 }))]
 pub struct PlayResponse {
     /// The board after the move, written the way the request wrote it.
-    #[schema(schema_with = board_schema)]
+    #[schema(value_type = Board)]
     pub board: RenderedBoard,
     /// The cell played.
-    pub cell: usize,
+    pub index: usize,
     /// The side that played it.
     pub player: Player,
     /// The game after the move: in play, won (with the winner and the line) or drawn.
     pub status: GameStatus,
     /// The side to move next, null when the move ended the game.
-    pub next_player: Option<Player>,
+    #[schema(required = true)]
+    pub to_move: Option<Player>,
     /// The empty cells the next side may play, empty when the game is over.
     pub legal_moves: Vec<usize>,
 }
@@ -107,6 +110,7 @@ pub struct StatusResponse {
     /// In play, won (with the winner and the line) or drawn.
     pub status: GameStatus,
     /// The side to move, null when the game is over.
+    #[schema(required = true)]
     pub to_move: Option<Player>,
     /// The empty cells the side to move may play, empty when the game is over.
     pub legal_moves: Vec<usize>,
@@ -149,7 +153,7 @@ fn deserialize<T: serde::de::DeserializeOwned>(input: Value) -> Result<T, ApiErr
 ///
 /// # Errors
 /// The same 422 problems as `POST /v1/move` for the board (a finished game is `game_over`), and
-/// `invalid_move` (pointer `/cell`) for a cell that is off the board or taken.
+/// `invalid_move` (pointer `/index`) for a cell that is off the board or taken.
 pub fn play(input: Value) -> Result<PlayResponse, ApiError> {
     let request: PlayRequest = deserialize(input)?;
     let valid = position(
@@ -161,13 +165,13 @@ pub fn play(input: Value) -> Result<PlayResponse, ApiError> {
     )?;
     let played = valid
         .position
-        .try_play(request.cell)
-        .map_err(|e| ApiError::invalid(ProblemCode::InvalidMove, "/cell", e.to_string()))?;
+        .try_play(request.index)
+        .map_err(|e| ApiError::invalid(ProblemCode::InvalidMove, "/index", e.to_string()))?;
     Ok(PlayResponse {
-        cell: request.cell,
+        index: request.index,
         player: valid.position.to_move(),
         status: GameStatus::of(played.result.as_ref()),
-        next_player: played.next.as_ref().map(|next| next.to_move()),
+        to_move: played.next.as_ref().map(|next| next.to_move()),
         legal_moves: played
             .next
             .as_ref()

@@ -10,6 +10,10 @@ use crate::engine::{GeometryError, PositionError};
 /// The media type of every error body.
 pub const PROBLEM_JSON: &str = "application/problem+json";
 
+/// The most entries a problem's `errors` lists; the rest are counted in `errors_omitted`, so that
+/// a board with thousands of bad cells gets an answer of a few kilobytes.
+pub const MAX_FIELD_ERRORS: usize = 20;
+
 /// One offending part of the request: a JSON Pointer into the body and what is wrong there.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
 pub struct FieldError {
@@ -43,23 +47,76 @@ pub struct Problem {
     pub detail: String,
     /// A stable machine-readable code to branch on, such as `invalid_cell`, `impossible_position`
     /// or `game_over`.
-    #[schema(value_type = String)]
     pub code: ProblemCode,
-    /// Each offending part of the request, for validation problems.
+    /// Each offending part of the request, for validation problems: the first 20, in the order
+    /// of the request.
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schema(max_items = 20)]
     pub errors: Vec<FieldError>,
+    /// How many more offending parts there are beyond those listed in `errors` (absent when
+    /// `errors` lists them all).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = u64, minimum = 1)]
+    pub errors_omitted: Option<usize>,
     /// For `game_over`: the side that won, or null for a draw.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = Option<String>, nullable)]
+    #[schema(value_type = Option<crate::engine::Player>)]
     pub winner: Option<Option<&'static str>>,
     /// For `game_over`: the cells of the winning line(s), empty for a draw.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Vec<usize>)]
     pub line: Option<Vec<usize>>,
 }
 
+/// The offending parts of a request as they are found: the first [`MAX_FIELD_ERRORS`] kept, the
+/// rest only counted, so that the work and the answer stay small whatever the request's size.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FieldErrors {
+    kept: Vec<FieldError>,
+    omitted: usize,
+}
+
+impl FieldErrors {
+    /// Records one offending part; `describe` runs only while fewer than [`MAX_FIELD_ERRORS`]
+    /// are kept.
+    pub fn push_with(&mut self, describe: impl FnOnce() -> FieldError) {
+        if self.kept.len() < MAX_FIELD_ERRORS {
+            self.kept.push(describe());
+        } else {
+            self.omitted += 1;
+        }
+    }
+
+    /// How many offending parts were recorded, kept or not.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.kept.len() + self.omitted
+    }
+
+    /// Whether none was recorded.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.kept.is_empty()
+    }
+
+    /// The 422 with this code and detail, listing the parts recorded.
+    #[must_use]
+    pub fn into_error(self, code: ProblemCode, detail: String) -> ApiError {
+        ApiError::Invalid {
+            code,
+            detail,
+            errors: self.kept,
+            omitted: self.omitted,
+        }
+    }
+}
+
 /// Every stable `code` a problem document can carry, with its title and HTTP status.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
+#[schema(
+    description = "A stable machine-readable code to branch on, such as `invalid_cell`, `impossible_position` or `game_over`."
+)]
 pub enum ProblemCode {
     /// 400: the body is not well-formed JSON.
     MalformedJson,
@@ -214,8 +271,10 @@ pub enum ApiError {
         code: ProblemCode,
         /// What is wrong.
         detail: String,
-        /// The offending parts.
+        /// The offending parts, at most [`MAX_FIELD_ERRORS`] of them.
         errors: Vec<FieldError>,
+        /// How many more offending parts there are beyond `errors`.
+        omitted: usize,
     },
     /// 422: the rows, cols and k do not make a supported game.
     Geometry(GeometryError),
@@ -258,6 +317,7 @@ impl ApiError {
                 detail: detail.clone(),
             }],
             detail,
+            omitted: 0,
         }
     }
 
@@ -300,6 +360,7 @@ impl ApiError {
             detail: String::new(),
             code,
             errors: Vec::new(),
+            errors_omitted: None,
             winner: None,
             line: None,
         };
@@ -314,8 +375,14 @@ impl ApiError {
             Self::PayloadTooLarge { limit } => {
                 format!("the body is larger than the limit of {limit} bytes")
             }
-            Self::Invalid { detail, errors, .. } => {
+            Self::Invalid {
+                detail,
+                errors,
+                omitted,
+                ..
+            } => {
                 problem.errors.clone_from(errors);
+                problem.errors_omitted = (*omitted > 0).then_some(*omitted);
                 detail.clone()
             }
             Self::Geometry(e) => e.to_string(),

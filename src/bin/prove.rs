@@ -1,13 +1,15 @@
 //! Bench binary: proves small m,n,k games from the empty board and times a move on 15 × 15.
 //!
 //! ```text
-//! cargo run --release --no-default-features --bin prove [-- [--runs N] [--proofs-only] [--game R,C,K]...]
-//! cargo run --release --no-default-features --bin prove -- --calibrate
+//! cargo run --release --bin prove [-- [--runs N] [--proofs-only] [--game R,C,K]...]
+//! cargo run --release --bin prove -- --calibrate
 //! ```
 //!
 //! Each proof is run `N` times (default 3) and the fastest run is reported; `--proofs-only`
 //! skips the 15 × 15 moves (for profiling the proofs alone); `--game R,C,K` (repeatable) proves
-//! those games instead of (4,4,4), (5,4,4) and (5,5,4).
+//! those games instead of (4,4,4), (5,4,4) and (5,5,4). The command line is read with clap, a
+//! dependency of the `server` feature, so the binary needs that feature (on by default); what it
+//! measures, the engine, is the same with or without it.
 //!
 //! `--calibrate` checks [`SearchLimits::work_for`]: it searches random midgames of several
 //! sizes with the work budget of a 500 ms time limit and no deadline, and prints how much of the
@@ -16,50 +18,76 @@
 
 use std::time::{Duration, Instant};
 
+use clap::Parser;
 use minimax_move::engine::{Geometry, Player, Position, Scoring, SearchLimits, analyze};
 
-fn empty(rows: u64, cols: u64, k: u64) -> Position {
-    let geometry = Geometry::new(rows, cols, k).expect("valid geometry");
-    Position::new(geometry, vec![None; geometry.cells()], None).expect("legal position")
+/// Proves small m,n,k games from the empty board and times a move on 15 × 15.
+#[derive(Debug, Parser)]
+#[command(name = "prove")]
+struct Args {
+    /// Runs of each proof; the fastest is reported (0 counts as 1).
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    runs: usize,
+    /// Prove only: skip the 15 × 15 moves (for profiling the proofs alone).
+    #[arg(long)]
+    proofs_only: bool,
+    /// A game to prove instead of (4,4,4), (5,4,4) and (5,5,4): rows, columns, k. Repeatable.
+    #[arg(long = "game", value_name = "R,C,K", value_parser = parse_game)]
+    games: Vec<Geometry>,
+    /// Check the work budget of a 500 ms limit against the clock on random midgames, and nothing
+    /// else.
+    #[arg(long)]
+    calibrate: bool,
+}
+
+/// `R,C,K`, a game the engine plays.
+fn parse_game(text: &str) -> Result<Geometry, String> {
+    let parts = text
+        .split(',')
+        .map(|n| n.trim().parse::<u64>())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|_| format!("{text:?} is not R,C,K (three whole numbers)"))?;
+    let [rows, cols, k] = parts[..] else {
+        return Err(format!("{text:?} is not R,C,K (three whole numbers)"));
+    };
+    Geometry::new(rows, cols, k).map_err(|error| error.to_string())
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let runs: usize = args
-        .iter()
-        .position(|a| a == "--runs")
-        .and_then(|i| args.get(i + 1))
-        .map_or(3, |n| n.parse().expect("--runs takes a number"))
-        .max(1);
-    let proofs_only = args.iter().any(|a| a == "--proofs-only");
-    if args.iter().any(|a| a == "--calibrate") {
+    let args = Args::parse();
+    if args.calibrate {
         calibrate();
         return;
     }
-    let mut games: Vec<(u64, u64, u64)> = args
-        .windows(2)
-        .filter(|pair| pair[0] == "--game")
-        .map(|pair| {
-            let game = &pair[1];
-            let parts: Vec<u64> = game
-                .split(',')
-                .map(|n| n.trim().parse().expect("--game takes R,C,K"))
-                .collect();
-            match parts[..] {
-                [rows, cols, k] => (rows, cols, k),
-                _ => panic!("--game takes R,C,K"),
-            }
-        })
-        .collect();
-    if games.is_empty() {
-        games = vec![(4, 4, 4), (5, 4, 4), (5, 5, 4)];
+    let games = if args.games.is_empty() {
+        [(4, 4, 4), (5, 4, 4), (5, 5, 4)]
+            .map(|(rows, cols, k)| Geometry::new(rows, cols, k).expect("valid geometry"))
+            .to_vec()
+    } else {
+        args.games
+    };
+    prove(&games, args.runs.max(1));
+    if !args.proofs_only {
+        time_big_board_moves();
     }
+}
+
+fn empty(geometry: Geometry) -> Position {
+    Position::new(geometry, vec![None; geometry.cells()], None).expect("legal position")
+}
+
+fn name(geometry: Geometry) -> String {
+    format!("({},{},{})", geometry.rows(), geometry.cols(), geometry.k())
+}
+
+/// Proves each game from the empty board, the fastest of `runs` runs.
+fn prove(games: &[Geometry], runs: usize) {
     println!(
         "{:<10} {:>8} {:>6} {:>12} {:>12} {:>10}",
         "game", "outcome", "exact", "nodes", "nodes/s", "seconds"
     );
-    for (rows, cols, k) in games {
-        let position = empty(rows, cols, k);
+    for &geometry in games {
+        let position = empty(geometry);
         // Best of `runs`: the first run also pays for faulting in the transposition table's
         // pages, which a running service does once per pooled table.
         let (analysis, seconds) = (0..runs)
@@ -73,7 +101,7 @@ fn main() {
         let best = analysis.best_move();
         println!(
             "{:<10} {:>8} {:>6} {:>12} {:>12.0} {:>10.6}",
-            format!("({rows},{cols},{k})"),
+            name(geometry),
             best.value.outcome().map_or("unknown", |o| o.as_str()),
             best.value.is_exact(),
             analysis.nodes,
@@ -81,10 +109,10 @@ fn main() {
             seconds
         );
     }
-    if proofs_only {
-        return;
-    }
+}
 
+/// Times a 500 ms move on the empty 15 × 15 board and on a quiet opening.
+fn time_big_board_moves() {
     let geometry = Geometry::new(15, 15, 5).expect("valid geometry");
     let mut midgame = vec![None; geometry.cells()];
     // A quiet opening: a few stones each around the centre, no threats.
@@ -127,14 +155,7 @@ fn main() {
 /// Times searches bounded by the work budget of a 500 ms limit (see the module documentation).
 fn calibrate() {
     const MILLIS: u64 = 500;
-    // A fixed xorshift sequence: the same positions on every run.
-    let mut state = 0x9E37_79B9_7F4A_7C15_u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut positions = RandomPositions::new();
     println!(
         "{:<10} {:>6} {:>9} {:>10} {:>9} {:>8}",
         "game", "stones", "all", "work", "ms", "of limit"
@@ -153,29 +174,13 @@ fn calibrate() {
         (5, 5, 4, 4),
     ] {
         let geometry = Geometry::new(rows, cols, k).expect("valid geometry");
-        let mut positions = 0;
-        while positions < 3 {
-            let mut cells = vec![None; geometry.cells()];
-            for stone in 0..stones {
-                loop {
-                    let cell = (next() % geometry.cells() as u64) as usize;
-                    if cells[cell].is_none() {
-                        cells[cell] = Some(if stone % 2 == 0 { Player::X } else { Player::O });
-                        break;
-                    }
-                }
-            }
-            // Random stones may already have finished the game: draw again.
-            let Ok(position) = Position::new(geometry, cells, None) else {
-                continue;
-            };
-            positions += 1;
+        for _ in 0..3 {
+            let position = positions.next(geometry, stones);
             for all_moves in [false, true] {
                 let work = SearchLimits::work_for(geometry, MILLIS);
                 let limits = SearchLimits {
                     max_work: Some(work),
                     all_moves,
-                    threads: 1,
                     ..SearchLimits::default()
                 };
                 let start = Instant::now();
@@ -185,7 +190,7 @@ fn calibrate() {
                 worst = worst.max(share);
                 println!(
                     "{:<10} {:>6} {:>9} {:>10} {:>9.1} {:>7.0}%",
-                    format!("({rows},{cols},{k})"),
+                    name(geometry),
                     stones,
                     all_moves,
                     work,
@@ -196,4 +201,45 @@ fn calibrate() {
         }
     }
     println!("worst: {:.0}% of the time limit", worst * 100.0);
+}
+
+/// Random positions from a fixed xorshift sequence: the same positions on every run.
+struct RandomPositions {
+    state: u64,
+}
+
+impl RandomPositions {
+    const fn new() -> Self {
+        Self {
+            state: 0x9E37_79B9_7F4A_7C15,
+        }
+    }
+
+    fn next_number(&mut self) -> u64 {
+        self.state ^= self.state << 13;
+        self.state ^= self.state >> 7;
+        self.state ^= self.state << 17;
+        self.state
+    }
+
+    /// A position on `geometry` with `stones` stones, X and O in turn on random empty cells,
+    /// where the game is not over yet.
+    fn next(&mut self, geometry: Geometry, stones: usize) -> Position {
+        loop {
+            let mut cells = vec![None; geometry.cells()];
+            for stone in 0..stones {
+                loop {
+                    let cell = (self.next_number() % geometry.cells() as u64) as usize;
+                    if cells[cell].is_none() {
+                        cells[cell] = Some(if stone % 2 == 0 { Player::X } else { Player::O });
+                        break;
+                    }
+                }
+            }
+            // Random stones may already have finished the game: draw again.
+            if let Ok(position) = Position::new(geometry, cells, None) {
+                return position;
+            }
+        }
+    }
 }

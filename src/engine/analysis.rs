@@ -290,11 +290,6 @@ pub struct SearchLimits {
     /// Whether every move needs its own score (a move table, or classic scoring); when false the
     /// search may prove only the best move.
     pub all_moves: bool,
-    /// Threads a big-board search may use, its own included, while the machine has idle cores
-    /// (0 counts as 1). With more than one, the helpers share the transposition table, so the
-    /// answer depends on how the threads ran: only a search with one thread that its work
-    /// budget stops reproduces. Small boards always search on one thread.
-    pub threads: usize,
     /// Stops the search early when raised (see [`Cancel`]); the default is never raised.
     pub cancel: Cancel,
 }
@@ -302,13 +297,13 @@ pub struct SearchLimits {
 /// Units of search work per millisecond, times the number of cells, that
 /// [`SearchLimits::work_for`] grants. A node costs about as many operations as the board has
 /// cells, so the budget is scaled down on big boards. Calibrated to the *median* 15 × 15 game
-/// position on the reference 2-core machine (see BENCHMARKS-search.md, "Work budget"):
+/// position on the reference 2-core machine (docs/performance.md):
 /// this grants about 1,067 units/ms on 15 × 15, and since the big-board engine charges 9/10 of
-/// a unit a node (`nodes_for_work` in `search/gomoku/root.rs`), the median 15 × 15 midgame search
+/// a unit a node (`nodes_for_work` in `gomoku/root.rs`), the median 15 × 15 midgame search
 /// at 0.5 s a move spends about two thirds of its time limit (a median 332 ms of 450 in matches;
-/// BENCHMARKS-search.md, "The work budget calibrated to the median"). Positions slower than that,
+/// docs/performance.md). Positions slower than that,
 /// smaller boards, and loaded machines reach the deadline first; their answers then depend on the
-/// clock (the README says what still reproduces).
+/// clock (docs/engine.md says what still reproduces).
 pub const WORK_PER_MS_TIMES_CELLS: u64 = 240_000;
 
 impl SearchLimits {

@@ -28,13 +28,15 @@
 mod analysis;
 mod cancel;
 mod choose;
+mod core;
 mod explain;
 mod geometry;
+mod gomoku;
 pub mod gravity;
 mod player;
 mod position;
-mod search;
 mod solved;
+mod solver;
 mod suggest;
 
 #[cfg(feature = "serde")]
@@ -51,6 +53,5 @@ pub use player::Player;
 pub use position::{
     CompactCellError, GameResult, PlayError, Played, Position, PositionError, game_result,
 };
-pub use search::{EvalFeatures, evaluation_features};
 pub use solved::warm_up;
 pub use suggest::{SuggestOptions, Suggestion, analyze, principal_variation, suggest};

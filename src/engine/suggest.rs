@@ -63,8 +63,8 @@ impl Suggestion {
     }
 }
 
-/// Analyses a position: the solved table on 3 × 3, otherwise the alpha-beta search within
-/// `limits`.
+/// Analyses a position: the solved table on 3 × 3, the big-board engine on boards of 100 cells or
+/// more with `k` from 4 to 6, otherwise the small-board solver, both searches within `limits`.
 ///
 /// ```
 /// use minimax_move::engine::{analyze, Geometry, Position, Scoring, SearchLimits};
@@ -78,8 +78,10 @@ impl Suggestion {
 pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> Analysis {
     if position.geometry().is_tic_tac_toe() {
         super::solved::analyze(position, scoring)
+    } else if super::gomoku::applies(position) {
+        super::gomoku::analyze(position, scoring, limits)
     } else {
-        super::search::analyze(position, scoring, limits)
+        super::solver::analyze(position, scoring, limits)
     }
 }
 

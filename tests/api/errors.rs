@@ -680,3 +680,55 @@ async fn rejects_numbers_outside_their_documented_ranges_with_a_pointer() {
         assert_eq!(pointers(&problem), vec![pointer.to_owned()], "{context}");
     }
 }
+
+#[tokio::test]
+async fn lists_the_first_20_bad_cells_and_counts_the_rest_so_the_answer_stays_small() {
+    let app = TestApp::new();
+    let long_query = format!("/v1/move?board={}", "Z".repeat(65_000));
+    let array: Vec<Value> = (0..10_000).map(|_| json!("Z")).collect();
+    let cases = [
+        (
+            app.get(&long_query).await,
+            65_000,
+            "a 65 KB compact board in the query",
+        ),
+        (
+            app.post_move(&json!({ "board": array })).await,
+            10_000,
+            "10,000 bad cells in an array",
+        ),
+        (
+            app.post_move(&json!({ "board": "Z".repeat(30_000) })).await,
+            30_000,
+            "a 30 KB compact board in the body",
+        ),
+    ];
+    for (response, bad, why) in cases {
+        assert!(
+            response.body.len() < 8 * 1024,
+            "{why}: the answer has {} bytes",
+            response.body.len()
+        );
+        let problem = response.problem(UNPROCESSABLE, "invalid_cell", why);
+        let errors = problem["errors"].as_array().expect("errors");
+        assert_eq!(errors.len(), 20, "{why}: the first 20 are listed");
+        assert_eq!(
+            problem["errors_omitted"],
+            bad - 20,
+            "{why}: the rest counted"
+        );
+        assert!(
+            problem["detail"]
+                .as_str()
+                .is_some_and(|d| d.starts_with(&format!("{bad} "))),
+            "{why}: the detail counts them all: {problem}"
+        );
+    }
+    // A handful of bad cells are all listed, with no count.
+    let problem = app
+        .post_move(&json!({"board": ["Z", 1, 2, 3, 4, 5, 6, 7, "Z"]}))
+        .await
+        .problem(UNPROCESSABLE, "invalid_cell", "two bad cells");
+    assert_eq!(pointers(&problem), vec!["/board/0", "/board/8"]);
+    assert!(problem.get("errors_omitted").is_none(), "{problem}");
+}

@@ -1,5 +1,7 @@
 //! Every board format of DESIGN.md gives the same answer, and the board comes back in its format.
 
+use axum::body::Body;
+use axum::http::{Request, header};
 use serde_json::{Value, json};
 
 use crate::helpers::{SEED_BOARD, TestApp};
@@ -168,4 +170,45 @@ async fn accepts_lower_case_player_names() {
         .await
         .ok_json("player o");
     assert_eq!(answer["player"], "O");
+}
+
+#[tokio::test]
+async fn null_means_the_default_for_every_optional_field() {
+    // OpenAI's strict function calling sends every optional field, null when unset.
+    let app = TestApp::new();
+    let nulls = json!({
+        "board": "O.XX.X.OO", "player": null, "scoring": null, "moves": null, "rows": null,
+        "cols": null, "k": null, "max_depth": null, "time_limit_ms": null, "difficulty": null,
+        "tie_break": null, "seed": null
+    });
+    let with_nulls = app
+        .post_move(&nulls)
+        .await
+        .ok_json("POST /v1/move with nulls");
+    let without = app
+        .post_move(&json!({"board": "O.XX.X.OO"}))
+        .await
+        .ok_json("POST /v1/move without options");
+    assert_eq!(with_nulls, without);
+
+    for (uri, body) in [
+        (
+            "/v1/play",
+            json!({"board": "O.XX.X.OO", "index": 4, "player": null, "rows": null, "cols": null, "k": null}),
+        ),
+        (
+            "/v1/status",
+            json!({"board": "O.XX.X.OO", "player": null, "rows": null, "cols": null, "k": null}),
+        ),
+    ] {
+        let response = app
+            .send(
+                Request::post(uri)
+                    .header(header::CONTENT_TYPE, "application/json")
+                    .body(Body::from(body.to_string()))
+                    .unwrap(),
+            )
+            .await;
+        response.ok_json(uri);
+    }
 }

@@ -130,7 +130,27 @@ async fn suggest_move_gives_the_post_move_answer_and_a_grid() {
 }
 
 #[tokio::test]
-async fn bad_input_is_a_tool_error_with_the_problem_code_and_detail() {
+async fn suggest_move_text_carries_the_score_the_outcome_and_the_move_table() {
+    let app = TestApp::new();
+    let board = json!(["O", 1, "X", "X", 4, "X", 6, "O", "O"]);
+    let result = call(&app, "suggest_move", json!({"board": board, "moves": true})).await;
+    let text = result["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.contains("X plays 4: score 9, outcome win in 1 ply."),
+        "the chosen move with its score and outcome: {text}"
+    );
+    assert!(
+        text.contains("1: -8, loss in 2 plies; 4: 9, win in 1 ply; 6: -8, loss in 2 plies"),
+        "the move table: {text}"
+    );
+    let result = call(&app, "suggest_move", json!({"board": board})).await;
+    let text = result["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("score 9, outcome win"), "{text}");
+    assert!(!text.contains("Moves ("), "no table unless asked: {text}");
+}
+
+#[tokio::test]
+async fn tool_errors_read_code_colon_detail_with_no_structured_content() {
     let app = TestApp::new();
     let cases = [
         (
@@ -141,14 +161,18 @@ async fn bad_input_is_a_tool_error_with_the_problem_code_and_detail() {
             "suggest_move",
             json!({"board": "XXXOO....", "scorng": "depth"}),
         ),
-        ("apply_move", json!({"board": "XO.......", "cell": 1})),
-        ("apply_move", json!({"board": "XXXOO....", "cell": 5})),
+        ("apply_move", json!({"board": "XO.......", "index": 1})),
+        ("apply_move", json!({"board": "XXXOO....", "index": 5})),
         ("game_status", json!({"board": [0, 1, 7, 3, 4, 5, 6, 7, 8]})),
     ];
     for (tool, arguments) in cases {
         let result = call(&app, tool, arguments.clone()).await;
         assert_eq!(result["isError"], true, "{tool} {arguments}: {result}");
-        let problem = &result["structuredContent"];
+        // An error is no answer: structured content there would fail the tool's outputSchema.
+        assert!(
+            result.get("structuredContent").is_none(),
+            "{tool} {arguments}: {result}"
+        );
         let uri = match tool {
             "apply_move" => "/v1/play",
             "game_status" => "/v1/status",
@@ -161,33 +185,61 @@ async fn bad_input_is_a_tool_error_with_the_problem_code_and_detail() {
             "{uri} {arguments}"
         );
         let http = http.json();
-        assert_eq!(problem["code"], http["code"], "{tool} {arguments}");
-        assert_eq!(problem["detail"], http["detail"], "{tool} {arguments}");
         let text = result["content"][0]["text"].as_str().unwrap();
-        assert!(
-            text.contains(http["code"].as_str().unwrap())
-                && text.contains(http["detail"].as_str().unwrap()),
-            "{tool} {arguments}: {text}"
+        let expected = format!(
+            "{}: {}",
+            http["code"].as_str().unwrap(),
+            http["detail"].as_str().unwrap()
         );
+        assert!(text.starts_with(&expected), "{tool} {arguments}: {text}");
     }
+    let taken = call(
+        &app,
+        "apply_move",
+        json!({"board": "XO.......", "index": 0}),
+    )
+    .await;
+    assert_eq!(
+        taken["content"][0]["text"], "invalid_move: cell 0 is already taken",
+        "{taken}"
+    );
+}
+
+#[tokio::test]
+async fn a_tool_error_for_many_bad_cells_stays_small() {
+    let app = TestApp::new();
+    let result = call(&app, "game_status", json!({"board": "Z".repeat(30_000)})).await;
+    let text = result["content"][0]["text"].as_str().unwrap();
+    assert!(text.starts_with("invalid_cell: 30000 characters"), "{text}");
+    assert_eq!(
+        text.lines().count(),
+        22,
+        "code, 20 cells, the count: {text}"
+    );
+    assert!(text.ends_with("… and 29980 more"), "{text}");
 }
 
 #[tokio::test]
 async fn apply_move_plays_wins_and_draws() {
     let app = TestApp::new();
-    let won = call(&app, "apply_move", json!({"board": "XX.OO....", "cell": 2})).await;
+    let won = call(
+        &app,
+        "apply_move",
+        json!({"board": "XX.OO....", "index": 2}),
+    )
+    .await;
     let value = &won["structuredContent"];
     assert_eq!(value["board"], "XXXOO....");
     assert_eq!(
         value["status"],
         json!({"state": "win", "winner": "X", "line": [0, 1, 2]})
     );
-    assert_eq!(value["next_player"], Value::Null);
+    assert_eq!(value["to_move"], Value::Null);
     assert_eq!(value["legal_moves"], json!([]));
     let drawn = call(
         &app,
         "apply_move",
-        json!({"board": ["X", "O", "X", "X", "O", "O", "O", "X", 8], "cell": 8}),
+        json!({"board": ["X", "O", "X", "X", "O", "O", "O", "X", 8], "index": 8}),
     )
     .await;
     assert_eq!(
@@ -197,12 +249,52 @@ async fn apply_move_plays_wins_and_draws() {
     let on = call(
         &app,
         "apply_move",
-        json!({"board": "....", "cell": 3, "rows": 2, "cols": 2, "k": 2, "player": null}),
+        json!({"board": "....", "index": 3, "rows": 2, "cols": 2, "k": 2, "player": null}),
     )
     .await;
     assert_eq!(on["structuredContent"]["board"], "...X", "{on}");
-    assert_eq!(on["structuredContent"]["next_player"], "O");
+    assert_eq!(on["structuredContent"]["to_move"], "O");
     assert_eq!(on["structuredContent"]["legal_moves"], json!([0, 1, 2]));
+}
+
+#[tokio::test]
+async fn tools_and_rest_twins_name_the_cell_index_and_the_next_side_to_move() {
+    let app = TestApp::new();
+    let suggested = call(&app, "suggest_move", json!({"board": "X........"})).await;
+    let index = suggested["structuredContent"]["index"].clone();
+    // The index suggest_move answers is what apply_move takes, under the same name.
+    let played = call(
+        &app,
+        "apply_move",
+        json!({"board": "X........", "index": index}),
+    )
+    .await;
+    let played = &played["structuredContent"];
+    assert_eq!(played["index"], index, "{played}");
+    assert_eq!(played["to_move"], "X", "{played}");
+    for old in ["cell", "next_player"] {
+        assert!(played.get(old).is_none(), "no `{old}` in {played}");
+    }
+    let status = call(&app, "game_status", json!({"board": played["board"]})).await;
+    assert_eq!(status["structuredContent"]["to_move"], "X", "{status}");
+    // `cell`, the former name, is still read, by the tool and by its REST twin.
+    let old = json!({"board": "X........", "cell": 4});
+    let by_tool = call(&app, "apply_move", old.clone()).await;
+    let by_rest = post(&app, "/v1/play", &old).await.ok_json("POST /v1/play");
+    assert_eq!(by_tool["structuredContent"], by_rest);
+    assert_eq!(by_rest["index"], 4, "{by_rest}");
+    // Both names at once are one field given twice.
+    let both = post(
+        &app,
+        "/v1/play",
+        &json!({"board": "X........", "cell": 4, "index": 4}),
+    )
+    .await;
+    both.problem(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "invalid_request",
+        "cell and index",
+    );
 }
 
 #[tokio::test]
@@ -240,45 +332,82 @@ async fn game_status_reports_finished_games_as_a_status() {
     }
 }
 
-#[tokio::test]
-async fn tools_json_is_openai_strict() {
-    fn walk(schema: &Value, path: &str) {
-        let Some(map) = schema.as_object() else {
-            return;
-        };
-        assert!(!map.contains_key("format"), "{path}: no format");
-        assert!(!map.contains_key("oneOf"), "{path}: anyOf, not oneOf");
-        if map.get("type") == Some(&json!("object")) || map.contains_key("properties") {
-            assert_eq!(
-                map.get("additionalProperties"),
-                Some(&json!(false)),
-                "{path}"
+/// The keywords OpenAI's strict mode documents.
+const STRICT_KEYWORDS: [&str; 14] = [
+    "type",
+    "description",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "enum",
+    "const",
+    "anyOf",
+    "minimum",
+    "maximum",
+    "minItems",
+    "maxItems",
+    "pattern",
+];
+
+/// Asserts that a schema is strict: only documented keywords, every object closed and with every
+/// property required.
+fn assert_strict(schema: &Value, path: &str) {
+    let Some(map) = schema.as_object() else {
+        panic!("{path}: a schema is an object");
+    };
+    for key in map.keys() {
+        assert!(
+            STRICT_KEYWORDS.contains(&key.as_str()),
+            "{path}: `{key}` is not a keyword strict mode documents"
+        );
+    }
+    if map.get("type") == Some(&json!("object")) || map.contains_key("properties") {
+        assert_eq!(
+            map.get("additionalProperties"),
+            Some(&json!(false)),
+            "{path}"
+        );
+        let properties = map["properties"].as_object().unwrap();
+        let required: Vec<&str> = map["required"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        for (name, property) in properties {
+            assert!(
+                required.contains(&name.as_str()),
+                "{path}: {name} is required"
             );
-            let properties = map["properties"].as_object().unwrap();
-            let required: Vec<&str> = map["required"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .filter_map(Value::as_str)
-                .collect();
-            for name in properties.keys() {
-                assert!(
-                    required.contains(&name.as_str()),
-                    "{path}: {name} is required"
-                );
-            }
-        }
-        for (key, value) in map {
-            match value {
-                Value::Array(items) => {
-                    for (i, item) in items.iter().enumerate() {
-                        walk(item, &format!("{path}/{key}/{i}"));
-                    }
-                }
-                other => walk(other, &format!("{path}/{key}")),
-            }
+            assert_strict(property, &format!("{path}/properties/{name}"));
         }
     }
+    if let Some(items) = map.get("items") {
+        assert_strict(items, &format!("{path}/items"));
+    }
+    for (i, branch) in map
+        .get("anyOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        assert_strict(branch, &format!("{path}/anyOf/{i}"));
+    }
+}
+
+fn is_nullable(schema: &Value) -> bool {
+    let null = json!("null");
+    schema["type"] == null
+        || schema["type"].as_array().is_some_and(|t| t.contains(&null))
+        || schema["anyOf"]
+            .as_array()
+            .is_some_and(|any| any.iter().any(is_nullable))
+}
+
+#[tokio::test]
+async fn tools_json_is_openai_strict_in_the_chat_completions_shape() {
     let app = TestApp::new();
     let tools = app
         .get("/v1/tools.json")
@@ -287,18 +416,18 @@ async fn tools_json_is_openai_strict() {
     let tools = tools.as_array().unwrap();
     assert_eq!(tools.len(), 3);
     for tool in tools {
+        assert_eq!(tool["type"], "function");
         let function = &tool["function"];
         assert_eq!(function["strict"], true);
         assert_eq!(function["parameters"]["type"], "object");
-        walk(&function["parameters"], function["name"].as_str().unwrap());
+        assert_strict(&function["parameters"], function["name"].as_str().unwrap());
     }
     // An optional field is nullable, and a null argument means its default.
     let suggest = &tools[0]["function"]["parameters"]["properties"];
-    assert!(
-        suggest["moves"]["type"]
-            .as_array()
-            .is_some_and(|t| t.contains(&json!("null")))
-    );
+    for optional in ["moves", "scoring", "rows", "player"] {
+        assert!(is_nullable(&suggest[optional]), "{optional}: {suggest}");
+    }
+    assert!(!is_nullable(&suggest["board"]), "{suggest}");
     let result = call(
         &TestApp::new(),
         "suggest_move",
@@ -306,6 +435,30 @@ async fn tools_json_is_openai_strict() {
     )
     .await;
     assert_eq!(result["structuredContent"]["index"], 4, "{result}");
+}
+
+#[tokio::test]
+async fn tools_json_offers_the_responses_api_shape() {
+    let app = TestApp::new();
+    let chat = app.get("/v1/tools.json?api=chat").await.ok_json("chat");
+    let responses = app
+        .get("/v1/tools.json?api=responses")
+        .await
+        .ok_json("responses");
+    let responses = responses.as_array().unwrap();
+    assert_eq!(responses.len(), 3);
+    for (flat, nested) in responses.iter().zip(chat.as_array().unwrap()) {
+        assert_eq!(flat["type"], "function");
+        assert!(flat.get("function").is_none(), "{flat}");
+        for key in ["name", "description", "strict", "parameters"] {
+            assert_eq!(flat[key], nested["function"][key], "{key}");
+        }
+    }
+    app.get("/v1/tools.json?api=assistants").await.problem(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "invalid_request",
+        "an unknown api",
+    );
 }
 
 #[tokio::test]
@@ -331,8 +484,19 @@ async fn a_foreign_host_is_refused_when_hosts_are_listed() {
     assert_eq!(foreign.status, StatusCode::FORBIDDEN, "{}", foreign.text());
     let local = app.send(list("localhost")).await;
     assert_eq!(local.status, StatusCode::OK, "{}", local.text());
-    // The default (`*`) accepts any host, as behind a load balancer.
-    let open = TestApp::new().send(list("moves.example.com")).await;
+    // The default accepts loopback names only; `*` accepts any host, as behind a load balancer.
+    let default = TestApp::new().send(list("moves.example.com")).await;
+    assert_eq!(default.status, StatusCode::FORBIDDEN, "{}", default.text());
+    assert_eq!(
+        TestApp::new().send(list("127.0.0.1:8080")).await.status,
+        StatusCode::OK
+    );
+    let open = TestApp::with_state(AppState::ready(Settings {
+        mcp_allowed_hosts: vec!["*".into()],
+        ..Settings::default()
+    }))
+    .send(list("moves.example.com"))
+    .await;
     assert_eq!(open.status, StatusCode::OK, "{}", open.text());
 }
 
@@ -375,4 +539,220 @@ async fn tool_calls_are_counted_by_tool_and_outcome() {
             .unwrap_or_else(|| panic!("{line} in /metrics:\n{metrics}"));
         assert!(count >= 1.0, "{line} {count}");
     }
+}
+
+/// A request to `/mcp` with this method, content type and body.
+fn mcp_request(method: Method, content_type: &str, body: &str) -> Request<Body> {
+    Request::builder()
+        .method(method)
+        .uri("/mcp")
+        .header(header::HOST, "localhost")
+        .header(header::CONTENT_TYPE, content_type)
+        .header(header::ACCEPT, "application/json, text/event-stream")
+        .body(Body::from(body.to_owned()))
+        .unwrap()
+}
+
+#[tokio::test]
+async fn mcp_transport_errors_are_json_rpc_errors() {
+    let app = TestApp::new();
+    let json = "application/json";
+    let oversized = format!(
+        r#"{{"jsonrpc":"2.0","id":9,"method":"x","params":"{}"}}"#,
+        "a".repeat(70_000)
+    );
+    let cases = [
+        (
+            mcp_request(Method::POST, json, "{not json"),
+            StatusCode::BAD_REQUEST,
+            -32700,
+            Value::Null,
+            "malformed JSON",
+        ),
+        (
+            mcp_request(Method::POST, json, ""),
+            StatusCode::BAD_REQUEST,
+            -32700,
+            Value::Null,
+            "an empty body",
+        ),
+        (
+            mcp_request(
+                Method::POST,
+                json,
+                r#"{"jsonrpc":"2.0","id":5,"params":{}}"#,
+            ),
+            StatusCode::BAD_REQUEST,
+            -32600,
+            json!(5),
+            "no method",
+        ),
+        (
+            mcp_request(Method::POST, json, "[]"),
+            StatusCode::BAD_REQUEST,
+            -32600,
+            Value::Null,
+            "a batch",
+        ),
+        (
+            mcp_request(
+                Method::POST,
+                "text/plain",
+                r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
+            ),
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            -32600,
+            Value::Null,
+            "a text body",
+        ),
+        (
+            mcp_request(Method::GET, json, ""),
+            StatusCode::METHOD_NOT_ALLOWED,
+            -32600,
+            Value::Null,
+            "GET",
+        ),
+        (
+            mcp_request(Method::POST, json, &oversized),
+            StatusCode::PAYLOAD_TOO_LARGE,
+            -32600,
+            Value::Null,
+            "over the body limit",
+        ),
+    ];
+    let mut json_only = mcp_request(
+        Method::POST,
+        json,
+        r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#,
+    );
+    json_only
+        .headers_mut()
+        .insert(header::ACCEPT, "application/json".parse().unwrap());
+    let cases = cases.into_iter().chain([(
+        json_only,
+        StatusCode::NOT_ACCEPTABLE,
+        -32600,
+        json!(3),
+        "an Accept without text/event-stream",
+    )]);
+    for (request, status, code, id, why) in cases {
+        let response = app.send(request).await;
+        assert_eq!(response.status, status, "{why}: {}", response.text());
+        assert!(
+            response.content_type().starts_with("application/json"),
+            "{why}: {:?}",
+            response.content_type()
+        );
+        let error = response.json();
+        assert_eq!(error["jsonrpc"], "2.0", "{why}: {error}");
+        assert_eq!(error["id"], id, "{why}: {error}");
+        assert_eq!(error["error"]["code"], code, "{why}: {error}");
+        assert!(
+            error["error"]["message"]
+                .as_str()
+                .is_some_and(|m| !m.is_empty()),
+            "{why}: {error}"
+        );
+    }
+}
+
+/// `minimax-move mcp` with piped stdin and stdout.
+struct StdioServer {
+    child: std::process::Child,
+    input: std::process::ChildStdin,
+    output: std::io::BufReader<std::process::ChildStdout>,
+}
+
+impl StdioServer {
+    fn start() -> Self {
+        use std::process::{Command, Stdio};
+        let mut child = Command::new(env!("CARGO_BIN_EXE_minimax-move"))
+            .arg("mcp")
+            .env_clear()
+            .env("RUST_LOG", "warn")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the binary starts");
+        let input = child.stdin.take().unwrap();
+        let output = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut server = Self {
+            child,
+            input,
+            output,
+        };
+        server.send(
+            &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "test", "version": "0"}}})
+            .to_string(),
+        );
+        assert_eq!(server.receive()["id"], 0);
+        server.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+        server
+    }
+
+    fn send(&mut self, line: &str) {
+        use std::io::Write;
+        self.input.write_all(line.as_bytes()).unwrap();
+        self.input.write_all(b"\n").unwrap();
+        self.input.flush().unwrap();
+    }
+
+    fn receive(&mut self) -> Value {
+        use std::io::BufRead;
+        let mut line = String::new();
+        self.output.read_line(&mut line).expect("an answer line");
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line:?}"))
+    }
+
+    /// The peak resident memory of the process in KiB.
+    fn peak_rss_kib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap()
+    }
+}
+
+impl Drop for StdioServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn over_stdio_a_line_over_the_limit_gets_a_json_rpc_error_and_the_server_goes_on() {
+    let mut server = StdioServer::start();
+    let bad_cells = "Z".repeat(1024 * 1024);
+    server.send(&format!(
+        r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{{"name":"game_status","arguments":{{"board":"{bad_cells}"}}}}}}"#
+    ));
+    let error = server.receive();
+    assert_eq!(error["id"], 7, "{error}");
+    assert_eq!(error["error"]["code"], -32600, "{error}");
+    assert!(
+        error["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("65536"),
+        "{error}"
+    );
+    server.send("{not json");
+    let error = server.receive();
+    assert_eq!(error["error"]["code"], -32700, "{error}");
+    assert_eq!(error["id"], Value::Null, "{error}");
+    server.send(r#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"game_status","arguments":{"board":"X........"}}}"#);
+    let answer = server.receive();
+    assert_eq!(answer["id"], 8, "{answer}");
+    assert_eq!(
+        answer["result"]["structuredContent"]["to_move"], "O",
+        "{answer}"
+    );
+    let peak = server.peak_rss_kib();
+    assert!(peak < 200 * 1024, "peak resident memory {peak} KiB");
 }

@@ -421,7 +421,6 @@ async fn searches_on_larger_boards_give_the_same_answer_every_time() {
     // while the other tests load the machine.
     let settings = Settings {
         search_work_rate: WORK_PER_MS_TIMES_CELLS / 50,
-        search_threads: 1,
         ..Settings::default()
     };
     let app = TestApp::with_state(AppState::ready(settings));
@@ -444,44 +443,6 @@ async fn searches_on_larger_boards_give_the_same_answer_every_time() {
         let (again, _) = tokio::join!(app.post_move(request), app.post_move(&load));
         assert_eq!(again.ok_json("again"), first, "{request}");
     }
-}
-
-/// With helper threads allowed (`SEARCH_THREADS`), a big-board search still answers what it must:
-/// the block of a four, and a legal move with every move scored when asked, while a second
-/// search competes for the cores.
-#[tokio::test]
-async fn searches_with_helper_threads_answer_soundly() {
-    let settings = Settings {
-        search_threads: 4,
-        ..Settings::default()
-    };
-    let app = TestApp::with_state(AppState::ready(settings));
-    // X has four in a row on the 8th row (h8 to k8) with g8 taken by O: O must block at l8.
-    let mut four = vec!["."; 225];
-    for (cell, mark) in [
-        (112, "X"),
-        (96, "O"),
-        (113, "X"),
-        (111, "O"),
-        (114, "X"),
-        (126, "O"),
-        (115, "X"),
-    ] {
-        four[cell] = mark;
-    }
-    let block =
-        json!({"board": four.concat(), "rows": 15, "cols": 15, "k": 5, "time_limit_ms": 300});
-    let open = json!({"board": ".".repeat(112) + "X" + &".".repeat(112), "rows": 15, "cols": 15, "k": 5,
-                      "time_limit_ms": 300, "moves": true});
-    let (blocked, opened) = tokio::join!(app.post_move(&block), app.post_move(&open));
-    assert_eq!(blocked.ok_json("block")["index"], 116);
-    let opened = opened.ok_json("open");
-    assert_eq!(
-        opened["moves"].as_array().map(Vec::len),
-        Some(224),
-        "{opened}"
-    );
-    assert_ne!(opened["index"], 112);
 }
 
 #[tokio::test]

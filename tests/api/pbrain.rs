@@ -1,10 +1,12 @@
 //! The real binary as a Gomocup match manager runs it: `minimax-move pbrain`, spoken to over pipes.
 //!
 //! Each exchange reads lines until the answer it waits for (a move, `OK`, `ERROR`), so nothing
-//! here depends on timing.
+//! here depends on timing; only a brain that should exit with its input still open is given a
+//! generous while to do so before the test calls it stuck.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::{Duration, Instant};
 
 const BINARY: &str = env!("CARGO_BIN_EXE_minimax-move");
 
@@ -67,6 +69,29 @@ impl Brain {
             };
             return (messages, (parse(x), parse(y)));
         }
+    }
+
+    /// Waits for the brain to exit on its own, its input still open (the pipe is not closed
+    /// until the test ends), and returns what it wrote after the last line read. Gives up after
+    /// `patience`: a brain still running then has ignored the command that should end it.
+    fn exits_with_input_open(&mut self, patience: Duration) -> String {
+        let given_up = Instant::now() + patience;
+        let status = loop {
+            if let Some(status) = self.child.try_wait().expect("the brain can be waited for") {
+                break status;
+            }
+            assert!(
+                Instant::now() < given_up,
+                "the brain still runs {patience:?} later, its input open"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert!(status.success(), "exit status {status}");
+        let mut rest = String::new();
+        self.stdout
+            .read_to_string(&mut rest)
+            .expect("the brain writes text");
+        rest
     }
 }
 
@@ -135,4 +160,58 @@ fn plays_a_game_over_the_gomocup_protocol_and_ends_on_end() {
     brain.send("END");
     let status = brain.child.wait().expect("the brain exits");
     assert!(status.success(), "exit status {status}");
+}
+
+#[test]
+fn end_inside_a_board_block_ends_the_brain_at_once_while_its_input_stays_open() {
+    let mut brain = Brain::start();
+    brain.send("START 15");
+    assert_eq!(brain.read_line(), "OK");
+    brain.send("BOARD");
+    brain.send("7,7,2");
+    brain.send("END");
+    let after = brain.exits_with_input_open(Duration::from_secs(20));
+    assert_eq!(after, "", "nothing is written after END");
+}
+
+#[test]
+fn end_between_commands_ends_the_brain_while_its_input_stays_open() {
+    let mut brain = Brain::start();
+    brain.send("START 15");
+    assert_eq!(brain.read_line(), "OK");
+    brain.send("END");
+    assert_eq!(brain.exits_with_input_open(Duration::from_secs(20)), "");
+}
+
+#[test]
+fn a_line_over_the_cap_gets_an_error_naming_the_cap_and_the_brain_plays_on() {
+    let mut brain = Brain::start();
+    // A megabyte on one line, far over the 64 KiB cap; then ordinary commands.
+    brain.send(&"x".repeat(1 << 20));
+    let answer = brain.read_line();
+    assert!(answer.starts_with("ERROR "), "{:.80}", answer);
+    assert!(
+        answer.contains("65536 bytes"),
+        "names the cap: {answer:.200}"
+    );
+    assert!(answer.len() < 200, "does not echo the line: {answer:.200}");
+
+    // The same inside a BOARD block: the block is refused at DONE, and the game goes on.
+    brain.send("START 15");
+    assert_eq!(brain.read_line(), "OK");
+    brain.send("INFO timeout_turn 100");
+    brain.send("BOARD");
+    brain.send(&format!("7,7,2{}", " ".repeat(1 << 17)));
+    brain.send("DONE");
+    let answer = brain.read_line();
+    assert!(answer.starts_with("ERROR "), "{answer:.200}");
+    assert!(
+        answer.contains("65536 bytes"),
+        "names the cap: {answer:.200}"
+    );
+    brain.send("TURN 7,7");
+    let (_, reply) = brain.read_move();
+    assert_ne!(reply, (7, 7));
+    brain.send("END");
+    assert_eq!(brain.exits_with_input_open(Duration::from_secs(20)), "");
 }

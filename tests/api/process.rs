@@ -5,9 +5,11 @@
 //! Every server here listens on a port picked free just before; signals go through `kill(1)` so
 //! the test needs no `libc`.
 
-use std::io::{Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::process::{Child, Command, ExitStatus, Output, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -38,6 +40,11 @@ impl Server {
 
     /// Starts the binary as `start` does without waiting for anything.
     fn spawn(host: &str) -> Self {
+        Self::spawn_with(host, &[])
+    }
+
+    /// Starts the binary as `spawn` does, with more environment variables.
+    fn spawn_with(host: &str, env: &[(&str, &str)]) -> Self {
         let port = free_port();
         let child = Command::new(BINARY)
             .env_clear()
@@ -45,6 +52,7 @@ impl Server {
             .env("PORT", port.to_string())
             .env("RUST_LOG", "warn")
             .env("SHUTDOWN_GRACE_MS", "5000")
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -214,7 +222,7 @@ fn sigterm_finishes_the_request_in_flight_then_exits_zero() {
     let mut server = Server::start("0.0.0.0");
     let address = server.address();
     // A 7 x 7 search that is not solved within its budget: the work budget of a 4 s limit keeps
-    // it busy for a second or more on the reference machine (BENCHMARKS-search.md).
+    // it busy for a second or more on the reference machine (the research notes (docs/strength.md)).
     let board = ".".repeat(49);
     let in_flight = thread::spawn(move || {
         let body = format!(r#"{{"board":"{board}","rows":7,"cols":7,"k":5,"time_limit_ms":4000}}"#);
@@ -307,4 +315,164 @@ fn serves_the_seed_board_over_a_real_socket() {
     );
     let body: serde_json::Value = serde_json::from_str(&response.body).expect("JSON body");
     assert_eq!(body["index"], 4, "the seed board's best move: {body}");
+}
+
+/// How a kept-alive client's conversation with a draining server ended.
+#[derive(Debug, PartialEq, Eq)]
+enum Ending {
+    /// The server's last answer said `Connection: close`.
+    AnsweredWithClose,
+    /// The server closed the connection while no request was outstanding (seen before sending).
+    ClosedWhileIdle,
+    /// A request was sent and got no whole answer: lost.
+    Lost(String),
+}
+
+/// Whether the server has closed (or reset) the connection, without waiting.
+fn closed_by_server(stream: &TcpStream) -> bool {
+    stream.set_nonblocking(true).unwrap();
+    let mut probe = [0_u8; 1];
+    let closed = match stream.peek(&mut probe) {
+        Ok(n) => n == 0,
+        Err(error) => error.kind() != std::io::ErrorKind::WouldBlock,
+    };
+    stream.set_nonblocking(false).unwrap();
+    closed
+}
+
+/// One client on one kept-alive connection: sends the seed board again and again, counting the
+/// answers, until the server says `Connection: close` or closes. Like an HTTP client's connection
+/// pool, it checks that the connection is still open before reusing it.
+fn kept_alive_client(address: SocketAddr, answered: &AtomicUsize) -> Ending {
+    let body = r#"{"board":"O.XX.X.OO"}"#;
+    let request = format!(
+        "POST /v1/move HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let stream = TcpStream::connect(address).expect("connect");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut writer = stream;
+    loop {
+        if closed_by_server(&writer) {
+            return Ending::ClosedWhileIdle;
+        }
+        if let Err(error) = writer.write_all(request.as_bytes()) {
+            return Ending::Lost(format!("send failed: {error}"));
+        }
+        let mut status = String::new();
+        match reader.read_line(&mut status) {
+            Ok(0) => return Ending::Lost("end of stream instead of an answer".to_owned()),
+            Err(error) => return Ending::Lost(format!("no answer: {error}")),
+            Ok(_) => {}
+        }
+        let mut length = None;
+        let mut close = false;
+        loop {
+            let mut line = String::new();
+            if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                return Ending::Lost(format!("a head cut short after {status:?}"));
+            }
+            let line = line.trim_end().to_ascii_lowercase();
+            if line.is_empty() {
+                break;
+            }
+            if let Some(value) = line.strip_prefix("content-length:") {
+                length = value.trim().parse::<usize>().ok();
+            }
+            close |= line == "connection: close";
+        }
+        let mut payload = vec![0_u8; length.unwrap_or(0)];
+        if let Err(error) = reader.read_exact(&mut payload) {
+            return Ending::Lost(format!("a body cut short: {error}"));
+        }
+        if !status.starts_with("HTTP/1.1 200") {
+            return Ending::Lost(format!("answered {status:?}"));
+        }
+        answered.fetch_add(1, Ordering::Relaxed);
+        if close {
+            return Ending::AnsweredWithClose;
+        }
+    }
+}
+
+#[test]
+fn sigterm_answers_every_request_sent_on_kept_alive_connections() {
+    const CLIENTS: usize = 8;
+    let mut server = Server::start("127.0.0.1");
+    let address = server.address();
+    let answered = Arc::new(AtomicUsize::new(0));
+    let clients: Vec<_> = (0..CLIENTS)
+        .map(|_| {
+            let answered = Arc::clone(&answered);
+            thread::spawn(move || kept_alive_client(address, &answered))
+        })
+        .collect();
+    // Under way: every client has had a few answers.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while answered.load(Ordering::Relaxed) < CLIENTS * 20 {
+        assert!(Instant::now() < deadline, "the clients get answers");
+        thread::sleep(Duration::from_millis(5));
+    }
+    server.terminate();
+    let endings: Vec<Ending> = clients
+        .into_iter()
+        .map(|client| client.join().expect("a client thread does not panic"))
+        .collect();
+    let lost: Vec<&Ending> = endings
+        .iter()
+        .filter(|e| matches!(e, Ending::Lost(_)))
+        .collect();
+    assert!(
+        lost.is_empty(),
+        "requests lost at SIGTERM: {lost:?} (all: {endings:?})"
+    );
+    assert!(
+        endings.contains(&Ending::AnsweredWithClose),
+        "busy clients are told to close: {endings:?}"
+    );
+    let status = server.wait_for_exit(Duration::from_secs(60));
+    assert!(status.success(), "exit status after SIGTERM: {status}");
+}
+
+#[test]
+fn past_max_connections_the_oldest_silent_connections_are_closed_and_clients_get_through() {
+    // A first byte limit long enough that only the cap closes connections here.
+    let mut server = Server::spawn_with(
+        "127.0.0.1",
+        &[
+            ("MAX_CONNECTIONS", "16"),
+            ("FIRST_BYTE_TIMEOUT_MS", "60000"),
+        ],
+    );
+    server.wait_until_ready();
+    let silent: Vec<TcpStream> = (0..40)
+        .map(|_| TcpStream::connect(server.address()).expect("connect"))
+        .collect();
+    let response = request(server.address(), "GET", "/healthz", None)
+        .expect("/healthz answers while silent connections fill the cap");
+    assert_eq!(response.status, 200, "{response:?}");
+    let closed = silent
+        .iter()
+        .filter(|stream| {
+            stream
+                .set_read_timeout(Some(Duration::from_millis(200)))
+                .unwrap();
+            match (&**stream).read(&mut [0_u8; 1]) {
+                Ok(n) => n == 0,
+                Err(error) => !matches!(
+                    error.kind(),
+                    std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                ),
+            }
+        })
+        .count();
+    assert!(
+        closed >= 40 - 16,
+        "only {closed} of 40 silent connections were closed under a cap of 16"
+    );
+    server.terminate();
+    assert!(server.wait_for_exit(Duration::from_secs(60)).success());
 }

@@ -40,7 +40,14 @@ async fn sheds_searches_with_503_and_retry_after_when_every_slot_is_busy() {
         "overloaded",
         "second search",
     );
-    assert_eq!(shed.header("retry-after"), Some("1"), "Retry-After on 503");
+    let retry_after: u32 = shed
+        .header("retry-after")
+        .and_then(|v| v.parse().ok())
+        .expect("a Retry-After in seconds on 503");
+    assert!(
+        (1..=5).contains(&retry_after),
+        "Retry-After {retry_after}: at most the running search's 5 s"
+    );
     let lookup = app.post_raw(SEED_BOARD, Some("application/json")).await;
     assert_eq!(lookup.status, StatusCode::OK, "3x3 lookups are never shed");
     let first = busy.await.expect("the first search finishes");
@@ -92,9 +99,124 @@ async fn answers_429_with_retry_after_past_the_per_client_rate_limit_but_never_f
     }
 }
 
+/// A 15 × 15 search that only its deadline stops: a work rate no search reaches.
+fn endless_settings(max_searches: usize) -> Settings {
+    Settings {
+        max_searches,
+        queue_wait: Duration::from_millis(20),
+        search_work_rate: u64::MAX / 1_000_000,
+        ..Settings::default()
+    }
+}
+
+async fn wait_for_searches(state: &AppState, running: usize, within: Duration, what: &str) {
+    tokio::time::timeout(within, async {
+        while state.searches_running() != running {
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+    })
+    .await
+    .unwrap_or_else(|_| panic!("{what}: {running} searches running within {within:?}"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn retry_after_says_when_the_first_running_search_reaches_its_deadline() {
+    let state = AppState::ready(endless_settings(1));
+    let app = TestApp::with_state(state.clone());
+    let busy = {
+        let app = app.clone();
+        tokio::spawn(async move { app.post_move(&big_search(8_000)).await })
+    };
+    wait_for_searches(&state, 1, Duration::from_secs(10), "the first search").await;
+    let shed = app.post_move(&big_search(600)).await;
+    shed.problem(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "overloaded",
+        "second search",
+    );
+    let retry_after: u32 = shed
+        .header("retry-after")
+        .and_then(|v| v.parse().ok())
+        .expect("a Retry-After in seconds");
+    assert!(
+        (2..=8).contains(&retry_after),
+        "Retry-After {retry_after}: the slot frees when the 8 s search ends"
+    );
+    assert!(
+        shed.json()["detail"]
+            .as_str()
+            .is_some_and(|d| d.contains(&retry_after.to_string())),
+        "the detail says the same"
+    );
+    busy.abort();
+    wait_for_searches(&state, 0, Duration::from_secs(3), "after the abort").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_search_stops_and_frees_its_slot_when_its_request_is_dropped() {
+    let state = AppState::ready(endless_settings(1));
+    let app = TestApp::with_state(state.clone());
+    let abandoned = {
+        let app = app.clone();
+        tokio::spawn(async move { app.post_move(&big_search(10_000)).await })
+    };
+    wait_for_searches(&state, 1, Duration::from_secs(10), "the search").await;
+    abandoned.abort();
+    // It had 10 s to run: it must stop far sooner.
+    wait_for_searches(
+        &state,
+        0,
+        Duration::from_secs(3),
+        "once its request is dropped",
+    )
+    .await;
+    let next = app.post_move(&big_search(200)).await;
+    assert_eq!(
+        next.status,
+        StatusCode::OK,
+        "the slot is free: {}",
+        next.text()
+    );
+}
+
 #[tokio::test]
-async fn allows_any_origin_without_credentials_by_default() {
+async fn by_default_cors_grants_loopback_origins_only() {
     let app = TestApp::new();
+    let from = |origin: &'static str| {
+        Request::post("/v1/move")
+            .header(header::ORIGIN, origin)
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(SEED_BOARD))
+            .unwrap()
+    };
+    let foreign = app.send(from("https://game.example")).await;
+    assert_eq!(
+        foreign.header("access-control-allow-origin"),
+        None,
+        "another site's page gets no CORS grant"
+    );
+    for origin in [
+        "http://localhost:5173",
+        "http://127.0.0.1:8080",
+        "http://[::1]:3000",
+    ] {
+        let local = app.send(from(origin)).await;
+        assert_eq!(
+            local.header("access-control-allow-origin"),
+            Some(origin),
+            "a page served from this machine"
+        );
+        assert_eq!(local.header("access-control-allow-credentials"), None);
+    }
+}
+
+#[tokio::test]
+async fn a_star_allows_any_origin_without_credentials() {
+    let settings = Settings {
+        cors_origins: vec!["*".to_owned()],
+        ..Settings::default()
+    };
+    let app = TestApp::with_state(AppState::ready(settings));
     let request = Request::post("/v1/move")
         .header(header::ORIGIN, "https://game.example")
         .header(header::CONTENT_TYPE, "application/json")
@@ -103,6 +225,47 @@ async fn allows_any_origin_without_credentials_by_default() {
     let response = app.send(request).await;
     assert_eq!(response.header("access-control-allow-origin"), Some("*"));
     assert_eq!(response.header("access-control-allow-credentials"), None);
+}
+
+#[tokio::test]
+async fn by_default_mcp_accepts_loopback_hosts_only() {
+    let app = TestApp::new();
+    let list = |host: &'static str| {
+        Request::post("/mcp")
+            .header(header::HOST, host)
+            .header(header::CONTENT_TYPE, "application/json")
+            .header(header::ACCEPT, "application/json, text/event-stream")
+            .body(Body::from(
+                json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).to_string(),
+            ))
+            .unwrap()
+    };
+    for host in [
+        "evil.example",
+        "evil.example:8080",
+        "localhost.evil.example",
+    ] {
+        let response = app.send(list(host)).await;
+        assert_eq!(
+            response.status,
+            StatusCode::FORBIDDEN,
+            "Host {host} (a DNS-rebinding page)"
+        );
+    }
+    for host in [
+        "localhost:8080",
+        "127.0.0.1:8080",
+        "[::1]:8080",
+        "localhost",
+    ] {
+        let response = app.send(list(host)).await;
+        assert_eq!(
+            response.status,
+            StatusCode::OK,
+            "Host {host}: {}",
+            response.text()
+        );
+    }
 }
 
 #[tokio::test]

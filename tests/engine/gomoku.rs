@@ -208,7 +208,7 @@ fn after_moves(moves: &str) -> Position {
 
 #[test]
 fn a_move_that_leaves_the_opponent_a_win_by_threats_is_not_played() {
-    // From a match against AIWine on the held-out openings (BENCHMARKS-search.md): black played
+    // From a match against AIWine on the held-out openings (the research notes (docs/strength.md)): black played
     // k10 here, AIWine announced a win by threats (VCT) and won. Finding that VCT takes the
     // threat search about 156,000 nodes; the root used to look for it with 20,000 and missed
     // it. Rapfi, asked for 2 s, plays i6.

@@ -3,6 +3,7 @@
 //! parser and the engine's invariants. One test binary, so the suite links once.
 
 mod cancel;
+mod every_size;
 mod golden;
 mod gomoku;
 mod gravity;

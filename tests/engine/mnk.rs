@@ -22,7 +22,6 @@ fn solve(position: &Position, all_moves: bool) -> Analysis {
     let limits = SearchLimits {
         max_work: None,
         all_moves,
-        threads: 1,
         ..SearchLimits::default()
     };
     analyze(position, Scoring::Depth, &limits)
@@ -928,4 +927,34 @@ fn a_lost_position_on_9_by_9_still_blocks_the_five() {
     let analysis = analyze(&position, Scoring::Depth, &quick_limits());
     assert_eq!(analysis.best_move().index, 35);
     assert!(analysis.best_move().value.outcome() != Some(Outcome::Win));
+}
+
+/// The solver's root threat search on big boards with `k` of 7 or more (the big-board engine plays
+/// `k` up to 6): on 12 × 12 with k = 7, X's open five wins by force (an open six next), and the
+/// answer is that proven win in three plies, replayed with the plain rules.
+#[test]
+fn an_open_five_wins_by_force_on_12_by_12_with_seven_in_a_row() {
+    let g = geometry(12, 12, 7);
+    let mut cells = vec![None; g.cells()];
+    for col in 3..8 {
+        cells[5 * 12 + col] = Some(Player::X);
+    }
+    for cell in [0, 13, 26, 143, 130] {
+        cells[cell] = Some(Player::O);
+    }
+    let position = Position::new(g, cells, None).expect("a legal position");
+    let suggestion = suggest(&position, &SuggestOptions::default());
+    let chosen = suggestion.chosen;
+    assert_eq!(
+        (chosen.value.outcome(), chosen.value.plies()),
+        (Some(Outcome::Win), Some(3)),
+        "{chosen:?}"
+    );
+    let mut board = position.cells().to_vec();
+    board[chosen.index] = Some(Player::X);
+    let wins = immediate_wins(g, &board, Player::X);
+    assert!(wins.len() >= 2, "an open six: O cannot block both ends");
+    assert_eq!(suggestion.pv.len(), 3);
+    board[suggestion.pv[1]] = Some(Player::O);
+    assert!(immediate_wins(g, &board, Player::X).contains(&suggestion.pv[2]));
 }

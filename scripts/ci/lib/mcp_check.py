@@ -5,7 +5,7 @@
 
 Lists the tools and calls every one: suggest_move against a plain minimax written here (no code
 shared with the server) on random 3 x 3 positions, apply_move and game_status on won, drawn and
-running games, bad input as tool errors naming the problem code, and a 15 x 15 call.
+running games, bad input as tool errors reading `code: detail`, and a 15 x 15 call.
 """
 
 import argparse
@@ -108,15 +108,18 @@ async def run(session, rng, positions):
         text = result.content[0].text if result.content else ""
         check(answer.get("explanation", "?") in text and " | " in text, f"suggest_move text {text!r}")
 
-    won = await session.call_tool("apply_move", {"board": ["X", "X", 2, "O", "O", 5, 6, 7, 8], "cell": 2})
+    won = await session.call_tool("apply_move", {"board": ["X", "X", 2, "O", "O", 5, 6, 7, 8], "index": 2})
     check((won.structured_content or {}).get("status") == {"state": "win", "winner": "X", "line": [0, 1, 2]},
           f"apply_move win: {won}")
-    check((won.structured_content or {}).get("next_player") is None, f"apply_move win: {won}")
-    drawn = await session.call_tool("apply_move", {"board": "XOXXOOOX.", "cell": 8})
+    check((won.structured_content or {}).get("to_move") is None, f"apply_move win: {won}")
+    drawn = await session.call_tool("apply_move", {"board": "XOXXOOOX.", "index": 8})
     check((drawn.structured_content or {}).get("status", {}).get("state") == "draw", f"apply_move draw: {drawn}")
-    going = await session.call_tool("apply_move", {"board": ".........", "cell": 4})
+    going = await session.call_tool("apply_move", {"board": ".........", "index": 4})
     check((going.structured_content or {}).get("board") == "....X....", f"apply_move: {going}")
-    check((going.structured_content or {}).get("next_player") == "O", f"apply_move: {going}")
+    check((going.structured_content or {}).get("to_move") == "O", f"apply_move: {going}")
+    # `cell`, the former name of `index`, is still read.
+    old = await session.call_tool("apply_move", {"board": ".........", "cell": 4})
+    check((old.structured_content or {}).get("index") == 4, f"apply_move with cell: {old}")
 
     for board, state, to_move in [("XXXOO....", "win", None), ("XOXXOOOXX", "draw", None),
                                   ("XO.......", "in_play", "X")]:
@@ -130,14 +133,15 @@ async def run(session, rng, positions):
         ("suggest_move", {"board": "XXXOO...."}, "game_over"),
         ("suggest_move", {"board": [0, 1, 7, 3, 4, 5, 6, 7, 8]}, "invalid_cell"),
         ("suggest_move", {"board": ".........", "scorng": "depth"}, "unknown_field"),
-        ("apply_move", {"board": "XO.......", "cell": 0}, "invalid_move"),
-        ("apply_move", {"board": "XXXOO....", "cell": 6}, "game_over"),
+        ("apply_move", {"board": "XO.......", "index": 0}, "invalid_move"),
+        ("apply_move", {"board": "XXXOO....", "index": 6}, "game_over"),
         ("game_status", {"board": "OOO......"}, "impossible_position"),
     ]:
         result = await session.call_tool(tool, arguments)
         text = result.content[0].text if result.content else ""
-        check(result.is_error and code in text, f"{tool} {arguments}: expected tool error {code}, got {result}")
-        check((result.structured_content or {}).get("code") == code, f"{tool} {arguments}: {result}")
+        check(result.is_error and text.startswith(f"{code}: "),
+              f"{tool} {arguments}: expected tool error {code}, got {result}")
+        check(result.structured_content is None, f"{tool} {arguments}: no structured content on an error")
 
     big = ["."] * 225
     big[112] = "X"

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use super::board::{Board, Shape};
 use super::book::Book;
-use super::search::{Budget, Searcher};
+use super::search::{Searcher, unlimited};
 use super::table::{Bounds, Table};
 use super::{GravityError, check_size};
 
@@ -29,13 +29,30 @@ pub fn build_book(
         return Err(GravityError::Size { rows, cols, k });
     }
     let shape = Shape::<u64>::new(rows as u32, cols as u32, k as u32);
+    let levels = levels(&shape, depth);
+    let mut scores = solve_all(&shape, levels.last().expect("a level"), threads, progress);
+    back_up(&shape, &levels[..depth], &mut scores);
+    let entries = scores
+        .into_iter()
+        .map(|(key, score)| (key, i8::try_from(score).expect("scores fit in a byte")))
+        .collect();
+    Ok(Book::from_entries(
+        (rows as u32, cols as u32, k as u32),
+        depth as i32,
+        entries,
+    ))
+}
+
+/// Every position of `shape` by number of stones up to `depth`, mirror images merged, games
+/// over left out, each level sorted by key.
+fn levels(shape: &Shape<u64>, depth: usize) -> Vec<Vec<Board<u64>>> {
     // Every position by number of stones, mirror images merged, games over left out.
     let mut levels: Vec<Vec<Board<u64>>> = vec![vec![Board::empty()]];
     for _ in 0..depth {
         let mut next: HashMap<u64, Board<u64>> = HashMap::new();
         for board in levels.last().expect("a level") {
             let playable = shape.playable(board.mask);
-            let wins = board.winning_cells(&shape);
+            let wins = board.winning_cells(shape);
             for c in 0..shape.cols {
                 let bit = playable & shape.column(c);
                 if bit == 0 || bit & wins != 0 {
@@ -43,7 +60,7 @@ pub fn build_book(
                 }
                 let child = board.play(bit);
                 if child.moves < shape.cells {
-                    next.entry(child.canonical_key(&shape)).or_insert(child);
+                    next.entry(child.canonical_key(shape)).or_insert(child);
                 }
             }
         }
@@ -51,8 +68,16 @@ pub fn build_book(
         level.sort_unstable_by_key(|&(key, _)| key);
         levels.push(level.into_iter().map(|(_, board)| board).collect());
     }
+    levels
+}
 
-    let deepest = levels.last().expect("a level");
+/// The exact score of every position of `deepest`, by key, solved on `threads` threads.
+fn solve_all(
+    shape: &Shape<u64>,
+    deepest: &[Board<u64>],
+    threads: usize,
+    progress: &(dyn Fn(usize, usize) + Sync),
+) -> HashMap<u64, i32> {
     let total = deepest.len();
     let done = std::sync::atomic::AtomicUsize::new(0);
     let chunk = total.div_ceil(threads.max(1)).max(1);
@@ -61,11 +86,10 @@ pub fn build_book(
         let handles: Vec<_> = deepest
             .chunks(chunk)
             .map(|part| {
-                let shape = &shape;
                 let done = &done;
                 scope.spawn(move || {
                     let mut table = Table::borrow();
-                    let mut searcher = Searcher::new(shape, &mut table, None, Budget::default());
+                    let mut searcher = Searcher::new(shape, &mut table, None, unlimited());
                     part.iter()
                         .map(|board| {
                             let score = if board.can_win_next(shape) {
@@ -89,11 +113,15 @@ pub fn build_book(
             scores.extend(handle.join().expect("a book thread does not panic"));
         }
     });
+    scores
+}
 
+/// The scores of the shallower `levels` (deepest last) by minimax over their children.
+fn back_up(shape: &Shape<u64>, levels: &[Vec<Board<u64>>], scores: &mut HashMap<u64, i32>) {
     // Shallower positions by minimax over their children.
-    for level in levels[..depth].iter().rev() {
+    for level in levels.iter().rev() {
         for board in level {
-            let score = if board.can_win_next(&shape) {
+            let score = if board.can_win_next(shape) {
                 (shape.cells + 1 - board.moves) / 2
             } else {
                 let playable = shape.playable(board.mask);
@@ -105,23 +133,14 @@ pub fn build_book(
                             if child.moves == shape.cells {
                                 0
                             } else {
-                                -scores[&child.canonical_key(&shape)]
+                                -scores[&child.canonical_key(shape)]
                             }
                         })
                     })
                     .max()
                     .expect("a position in play has a move")
             };
-            scores.insert(board.canonical_key(&shape), score);
+            scores.insert(board.canonical_key(shape), score);
         }
     }
-    let entries = scores
-        .into_iter()
-        .map(|(key, score)| (key, i8::try_from(score).expect("scores fit in a byte")))
-        .collect();
-    Ok(Book::from_entries(
-        (rows as u32, cols as u32, k as u32),
-        depth as i32,
-        entries,
-    ))
 }

@@ -41,7 +41,7 @@ mod table;
 
 use bits::Bits;
 use board::{Board, Shape};
-use search::{Budget, Searcher};
+use search::{Searcher, budget_of};
 use table::{Bounds, Table};
 
 pub use book::{Book, BookError};
@@ -610,7 +610,7 @@ fn solve_with<B: Bits>(position: &GravityPosition, limits: &SearchLimits) -> Sol
     let board = position.board(&shape);
     let mut table = Table::borrow();
     let book = book_for(position);
-    let mut searcher = Searcher::new(&shape, &mut table, book, Budget::of(limits));
+    let mut searcher = Searcher::new(&shape, &mut table, book, budget_of(limits));
     let in_book =
         book.and_then(|book| book.get(board.canonical_key(&shape).to_u128(), board.moves));
     let bounds = if board.can_win_next(&shape) {
@@ -639,7 +639,7 @@ fn analyze_with<B: Bits>(position: &GravityPosition, limits: &SearchLimits) -> G
     let board = position.board(&shape);
     let mut table = Table::borrow();
     let book = book_for(position);
-    let mut searcher = Searcher::new(&shape, &mut table, book, Budget::of(limits));
+    let mut searcher = Searcher::new(&shape, &mut table, book, budget_of(limits));
     let cols = position.cols;
     let playable = shape.playable(board.mask);
     let wins = board.winning_cells(&shape) & playable;
@@ -649,40 +649,8 @@ fn analyze_with<B: Bits>(position: &GravityPosition, limits: &SearchLimits) -> G
     let mut columns: Vec<Option<(Option<Board<B>>, Bounds)>> = vec![None; cols];
     for (c, entry) in columns.iter_mut().enumerate() {
         let bit = playable & shape.column(c as u32);
-        if bit == B::ZERO {
-            continue;
-        }
-        let exact = |score| {
-            Some((
-                None,
-                Bounds {
-                    lower: score,
-                    upper: score,
-                },
-            ))
-        };
-        if bit & wins != B::ZERO {
-            *entry = exact(searcher.win_now(&board));
-            continue;
-        }
-        let child = board.play(bit);
-        if child.moves == shape.cells {
-            *entry = exact(0);
-        } else if child.can_win_next(&shape) {
-            *entry = exact(-searcher.win_now(&child));
-        } else if let Some(score) =
-            book.and_then(|book| book.get(child.canonical_key(&shape).to_u128(), child.moves))
-        {
-            *entry = exact(-score);
-        } else {
-            let (lower, upper) = searcher.score_range(&child);
-            *entry = Some((
-                Some(child),
-                Bounds {
-                    lower: -upper,
-                    upper: -lower,
-                },
-            ));
+        if bit != B::ZERO {
+            *entry = Some(first_bounds(&mut searcher, &board, bit, wins, book));
         }
     }
     // Outcomes first, then lengths; on a symmetric board the mirror twin of a column is skipped
@@ -743,6 +711,50 @@ fn analyze_with<B: Bits>(position: &GravityPosition, limits: &SearchLimits) -> G
         columns: values,
         cols,
         nodes: searcher.nodes,
+    }
+}
+
+/// What is known of the move `bit` before any search: its exact score when it wins at once,
+/// fills the board, lets the opponent win at once or reaches a book position (then no child
+/// is left to search), else the child to search and the widest bounds on its score.
+fn first_bounds<B: Bits>(
+    searcher: &mut Searcher<'_, B>,
+    board: &Board<B>,
+    bit: B,
+    wins: B,
+    book: Option<&Book>,
+) -> (Option<Board<B>>, Bounds) {
+    let shape = searcher.shape;
+    let exact = |score| {
+        (
+            None,
+            Bounds {
+                lower: score,
+                upper: score,
+            },
+        )
+    };
+    if bit & wins != B::ZERO {
+        return exact(searcher.win_now(board));
+    }
+    let child = board.play(bit);
+    if child.moves == shape.cells {
+        exact(0)
+    } else if child.can_win_next(shape) {
+        exact(-searcher.win_now(&child))
+    } else if let Some(score) =
+        book.and_then(|book| book.get(child.canonical_key(shape).to_u128(), child.moves))
+    {
+        exact(-score)
+    } else {
+        let (lower, upper) = searcher.score_range(&child);
+        (
+            Some(child),
+            Bounds {
+                lower: -upper,
+                upper: -lower,
+            },
+        )
     }
 }
 

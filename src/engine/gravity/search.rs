@@ -5,44 +5,28 @@
 //! Scores are Pons': from the side to move, a win with the stone numbered `m` in the game scores
 //! `1 + (cells - m) / 2`, a loss the negative, a draw 0.
 
-use std::time::Instant;
-
 use super::bits::Bits;
 use super::board::{Board, Shape};
 use super::book::Book;
 use super::table::{Bounds, Table};
-use crate::engine::{Cancel, SearchLimits};
+use crate::engine::SearchLimits;
+use crate::engine::core::budget::Budget;
+use crate::engine::core::deadline::Deadline;
 
-/// How often (in nodes) the clock and the cancel flag are looked at.
-const CHECK_EVERY: u64 = 4096;
+/// The budget of a search within `limits`: its work budget in nodes (counted the same way on
+/// every machine, so a search its budget stops always stops at the same node), its deadline and
+/// its cancel handle.
+pub fn budget_of(limits: &SearchLimits) -> Budget {
+    Budget::new(limits.max_work, Deadline::of(limits))
+}
+
+/// A budget that never stops a search.
+pub fn unlimited() -> Budget {
+    Budget::new(None, Deadline::default())
+}
 
 /// Enhanced transposition cutoffs are tried at nodes with more empty cells than this.
 const ETC_BEFORE_END: i32 = 14;
-
-/// What stops a search: a work budget in nodes (counted the same way on every machine, so a
-/// search its budget stops always stops at the same node), a deadline, a cancel handle.
-#[derive(Clone, Debug, Default)]
-pub struct Budget {
-    max_nodes: Option<u64>,
-    deadline: Option<Instant>,
-    cancel: Cancel,
-}
-
-impl Budget {
-    pub fn of(limits: &SearchLimits) -> Self {
-        Self {
-            max_nodes: limits.max_work,
-            deadline: limits.deadline,
-            cancel: limits.cancel.clone(),
-        }
-    }
-
-    fn passed(&self, nodes: u64) -> bool {
-        self.max_nodes.is_some_and(|max| nodes >= max)
-            || self.deadline.is_some_and(|d| Instant::now() >= d)
-            || self.cancel.is_cancelled()
-    }
-}
 
 /// One search over one board size, with its table; successive searches (the columns of one
 /// position) share the table.
@@ -51,7 +35,6 @@ pub struct Searcher<'a, B: Bits> {
     table: &'a mut Table,
     book: Option<&'a Book>,
     budget: Budget,
-    next_check: u64,
     /// Nodes searched so far.
     pub nodes: u64,
     /// Set when the budget ran out: every score computed since is meaningless.
@@ -70,7 +53,6 @@ impl<'a, B: Bits> Searcher<'a, B> {
             table,
             book,
             budget,
-            next_check: 0,
             nodes: 0,
             stopped: false,
         }
@@ -135,11 +117,8 @@ impl<'a, B: Bits> Searcher<'a, B> {
     }
 
     fn check_budget(&mut self) {
-        if self.nodes >= self.next_check {
-            self.next_check = self.nodes + CHECK_EVERY;
-            if self.budget.passed(self.nodes) {
-                self.stopped = true;
-            }
+        if self.budget.spend(1) {
+            self.stopped = true;
         }
     }
 
@@ -176,26 +155,12 @@ impl<'a, B: Bits> Searcher<'a, B> {
                 return beta;
             }
         }
-        // Claimeven (Allis): when every column has an even number of empty cells, the opponent
-        // can answer each stone on top of it, leaving the mover the odd rows only. If the mover
-        // has no line there it cannot win; if the opponent then has one, it cannot draw either.
-        if let Some(odd_rows) = shape.odd_rows {
-            let playable = shape.playable(board.mask);
-            if playable & !odd_rows == B::ZERO {
-                let empty = shape.empty(board.mask);
-                if !shape.has_line(board.current | (empty & odd_rows)) {
-                    let bound = if shape.has_line(board.opponent() | (empty & !odd_rows)) {
-                        -1
-                    } else {
-                        0
-                    };
-                    if beta > bound {
-                        beta = bound;
-                        if alpha >= beta {
-                            return beta;
-                        }
-                    }
-                }
+        if let Some(bound) = self.claimeven_bound(board)
+            && beta > bound
+        {
+            beta = bound;
+            if alpha >= beta {
+                return beta;
             }
         }
         let key = board.canonical_key(shape);
@@ -219,39 +184,11 @@ impl<'a, B: Bits> Searcher<'a, B> {
             }
         }
 
-        // Enhanced transposition cutoff: a child the table already proves good enough ends the
-        // node before anything is searched (worth its lookups away from the end of the game).
-        if board.moves < cells - ETC_BEFORE_END {
-            for &c in &shape.order {
-                let bit = moves & shape.column(c);
-                if bit != B::ZERO {
-                    let child = board.play(bit);
-                    if let Some(bounds) = self.table.get(child.canonical_key(shape))
-                        && -bounds.upper >= beta
-                    {
-                        self.table.put(key, -bounds.upper, i32::from(i8::MAX));
-                        return -bounds.upper;
-                    }
-                }
-            }
+        if let Some(score) = self.transposition_cutoff(board, moves, key, beta) {
+            return score;
         }
 
-        // Moves by how many winning cells they make, centre columns first among equals.
-        let mut sorted = [(0u8, 0u8); super::MAX_SIDE];
-        let mut count = 0;
-        for &c in &shape.order {
-            let bit = moves & shape.column(c);
-            if bit != B::ZERO {
-                let score = board.move_score(shape, bit, theirs) as u8;
-                let mut i = count;
-                while i > 0 && sorted[i - 1].1 < score {
-                    sorted[i] = sorted[i - 1];
-                    i -= 1;
-                }
-                sorted[i] = (c as u8, score);
-                count += 1;
-            }
-        }
+        let (sorted, count) = self.ordered(board, moves, theirs);
         let playable = moves;
         let original_alpha = alpha;
         for &(c, _) in sorted[..count].iter() {
@@ -275,5 +212,85 @@ impl<'a, B: Bits> Searcher<'a, B> {
             self.table.put(key, i32::from(i8::MIN) + 1, alpha);
         }
         alpha
+    }
+
+    /// Claimeven (Allis): when every column has an even number of empty cells, the opponent
+    /// can answer each stone on top of it, leaving the mover the odd rows only. If the mover
+    /// has no line there it cannot win (an upper bound of 0); if the opponent then has one, it
+    /// cannot draw either (-1).
+    #[inline]
+    fn claimeven_bound(&self, board: &Board<B>) -> Option<i32> {
+        let shape = self.shape;
+        let odd_rows = shape.odd_rows?;
+        let playable = shape.playable(board.mask);
+        if playable & !odd_rows != B::ZERO {
+            return None;
+        }
+        let empty = shape.empty(board.mask);
+        if shape.has_line(board.current | (empty & odd_rows)) {
+            return None;
+        }
+        Some(if shape.has_line(board.opponent() | (empty & !odd_rows)) {
+            -1
+        } else {
+            0
+        })
+    }
+
+    /// Enhanced transposition cutoff: a child the table already proves good enough ends the
+    /// node before anything is searched (worth its lookups away from the end of the game).
+    #[inline]
+    fn transposition_cutoff(
+        &mut self,
+        board: &Board<B>,
+        moves: B,
+        key: B,
+        beta: i32,
+    ) -> Option<i32> {
+        let shape = self.shape;
+        if board.moves >= shape.cells - ETC_BEFORE_END {
+            return None;
+        }
+        for &c in &shape.order {
+            let bit = moves & shape.column(c);
+            if bit != B::ZERO {
+                let child = board.play(bit);
+                if let Some(bounds) = self.table.get(child.canonical_key(shape))
+                    && -bounds.upper >= beta
+                {
+                    self.table.put(key, -bounds.upper, i32::from(i8::MAX));
+                    return Some(-bounds.upper);
+                }
+            }
+        }
+        None
+    }
+
+    /// The columns of `moves` by how many winning cells they make, centre columns first among
+    /// equals, and how many there are.
+    #[inline]
+    fn ordered(
+        &self,
+        board: &Board<B>,
+        moves: B,
+        theirs: B,
+    ) -> ([(u8, u8); super::MAX_SIDE], usize) {
+        let shape = self.shape;
+        let mut sorted = [(0u8, 0u8); super::MAX_SIDE];
+        let mut count = 0;
+        for &c in &shape.order {
+            let bit = moves & shape.column(c);
+            if bit != B::ZERO {
+                let score = board.move_score(shape, bit, theirs) as u8;
+                let mut i = count;
+                while i > 0 && sorted[i - 1].1 < score {
+                    sorted[i] = sorted[i - 1];
+                    i -= 1;
+                }
+                sorted[i] = (c as u8, score);
+                count += 1;
+            }
+        }
+        (sorted, count)
     }
 }

@@ -9,6 +9,7 @@ use std::ops::{Deref, DerefMut};
 use std::sync::Mutex;
 
 use super::bits::Bits;
+use crate::engine::core::hash::splitmix;
 
 /// Entries in a full-size table: a prime a little over 2^23, 64 MiB.
 pub const ENTRIES: usize = (1 << 23) + 9;
@@ -112,11 +113,11 @@ impl Table {
         if key < size128 << CHECK_BITS {
             return ((key % size128) as usize, (key / size128) as u64);
         }
-        // Mix both halves (the multipliers are odd 64-bit constants of splitmix64).
+        // Mix both halves with the engine's one hash.
         let low = key as u64;
         let high = (key >> 64) as u64;
-        let mixed = (low ^ high.rotate_left(29)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        let check = (high ^ low.rotate_left(17)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        let mixed = splitmix(low ^ high.rotate_left(29));
+        let check = splitmix(high ^ low.rotate_left(17));
         ((mixed % size) as usize, check >> (64 - CHECK_BITS))
     }
 

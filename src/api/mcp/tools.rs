@@ -1,0 +1,184 @@
+//! The three tools: what each is called and does, its input and output schemas (the OpenAPI
+//! components of its REST twin, with every `$ref` inlined), and running it.
+
+use std::sync::Arc;
+
+use rmcp::model::{JsonObject, Tool, ToolAnnotations};
+use serde_json::{Map, Value, json};
+
+use crate::api::wire::parse_request;
+use crate::api::{ApiError, AppState, move_route, play_route};
+
+/// One tool: its name, the OpenAPI components of its input and output, its description.
+pub(super) struct ToolSpec {
+    pub name: &'static str,
+    input: &'static str,
+    output: &'static str,
+    description: &'static str,
+}
+
+/// The tools, in the order they are listed.
+pub(super) const TOOLS: [ToolSpec; 3] = [
+    ToolSpec {
+        name: "suggest_move",
+        input: "MoveRequest",
+        output: "MoveResponse",
+        description: "Best move for the side to move in tic-tac-toe or an m,n,k game (rows × cols \
+         board, k in a row wins, up to 15 × 15), solved exactly on 3 × 3. Pass the board as a \
+         row-major array (\"X\", \"O\", or the cell's own index / null for empty) or a compact \
+         string such as \"O.XX.X.OO\"; give rows, cols and k for other boards. Returns the cell to \
+         play (index), its minimax score and outcome (win/draw/loss with best play), the board \
+         after the move, the game status, the expected line of play and a one-sentence \
+         explanation; moves=true adds every legal move with its score. Do not edit boards \
+         yourself: pass the index to apply_move to play it.",
+    },
+    ToolSpec {
+        name: "apply_move",
+        input: "PlayRequest",
+        output: "PlayResponse",
+        description: "Plays one move: a board and a cell index (row-major from 0, as suggest_move \
+         answers it) give the board after the move, whether it won (winner and winning line) or \
+         drew the game, who moves next (to_move) and the legal moves. The mover is inferred from \
+         the mark counts (or checked against player). Use it instead of editing a board yourself; \
+         errors name the problem (invalid_move for a taken or off-board cell, game_over for a \
+         finished game).",
+    },
+    ToolSpec {
+        name: "game_status",
+        input: "StatusRequest",
+        output: "StatusResponse",
+        description: "Reads a board: whether the position is legal (an impossible board is an \
+         error naming the problem code), whose turn it is (to_move), whether the game is won \
+         (winner and line), drawn or in play, and the legal moves. A finished game is a normal \
+         answer here, not an error.",
+    },
+];
+
+/// Runs a tool on its arguments, exactly as its REST twin would.
+pub(super) async fn run(state: &AppState, tool: &str, arguments: Value) -> Result<Value, ApiError> {
+    match tool {
+        "suggest_move" => {
+            let request = parse_request(arguments)?;
+            let body = move_route::answer_bounded(state, request).await?;
+            serde_json::from_slice(&body).map_err(|e| {
+                tracing::error!(error = %e, "an answer did not parse back");
+                ApiError::Internal
+            })
+        }
+        "apply_move" => to_value(play_route::play(arguments)?),
+        "game_status" => to_value(play_route::status(arguments)?),
+        _ => Err(ApiError::NotFound),
+    }
+}
+
+fn to_value(value: impl serde::Serialize) -> Result<Value, ApiError> {
+    serde_json::to_value(value).map_err(|_| ApiError::Internal)
+}
+
+/// The tools with their schemas, from the OpenAPI document.
+#[must_use]
+pub fn tools() -> Vec<Tool> {
+    let schemas = openapi_schemas();
+    TOOLS
+        .iter()
+        .map(|spec| {
+            let mut annotations = ToolAnnotations::new();
+            annotations.read_only_hint = Some(true);
+            annotations.open_world_hint = Some(false);
+            annotations.idempotent_hint = Some(true);
+            Tool::new(
+                spec.name,
+                spec.description,
+                object(component(&schemas, spec.input)),
+            )
+            .with_raw_output_schema(object(component(&schemas, spec.output)))
+            .with_annotations(annotations)
+        })
+        .collect()
+}
+
+fn object(value: Value) -> Arc<JsonObject> {
+    match value {
+        Value::Object(map) => Arc::new(map),
+        _ => Arc::new(JsonObject::new()),
+    }
+}
+
+fn openapi_schemas() -> Map<String, Value> {
+    let doc = serde_json::to_value(crate::api::openapi()).expect("the OpenAPI document serializes");
+    doc["components"]["schemas"]
+        .as_object()
+        .cloned()
+        .expect("the OpenAPI document has schemas")
+}
+
+/// The OpenAPI component `name` as a self-contained JSON Schema: every `$ref` inlined, and every
+/// `type` a single type (`["integer", "null"]` becomes an `anyOf`), the form that tool-schema
+/// dialects with a single `type` read.
+fn component(schemas: &Map<String, Value>, name: &str) -> Value {
+    fn inline(value: &Value, schemas: &Map<String, Value>, depth: usize) -> Value {
+        match value {
+            Value::Object(map) => {
+                if let Some(Value::String(target)) = map.get("$ref")
+                    && let Some(name) = target.strip_prefix("#/components/schemas/")
+                    && depth < 16
+                {
+                    let mut resolved = inline(&schemas[name], schemas, depth + 1);
+                    // Keep siblings of the reference (a description, say).
+                    if let Value::Object(resolved_map) = &mut resolved {
+                        for (key, v) in map.iter().filter(|(k, _)| *k != "$ref") {
+                            resolved_map.insert(key.clone(), inline(v, schemas, depth));
+                        }
+                    }
+                    return resolved;
+                }
+                let mut map: Map<String, Value> = map
+                    .iter()
+                    .map(|(k, v)| (k.clone(), inline(v, schemas, depth)))
+                    .collect();
+                single_types(&mut map);
+                Value::Object(map)
+            }
+            Value::Array(items) => {
+                Value::Array(items.iter().map(|v| inline(v, schemas, depth)).collect())
+            }
+            other => other.clone(),
+        }
+    }
+    inline(&schemas[name], schemas, 0)
+}
+
+/// Rewrites `{"type": ["integer", "null"], "minimum": 1, "description": d}` as
+/// `{"anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}], "description": d}`.
+fn single_types(schema: &mut Map<String, Value>) {
+    let Some(Value::Array(types)) = schema.get("type").cloned() else {
+        return;
+    };
+    let mut shared = Map::new();
+    let mut specific = Map::new();
+    for (key, value) in std::mem::take(schema) {
+        match key.as_str() {
+            "type" => {}
+            "description" | "title" | "default" | "example" | "examples" => {
+                shared.insert(key, value);
+            }
+            _ => {
+                specific.insert(key, value);
+            }
+        }
+    }
+    let branches = types
+        .into_iter()
+        .map(|t| {
+            if t == "null" {
+                json!({"type": "null"})
+            } else {
+                let mut branch = specific.clone();
+                branch.insert("type".to_owned(), t);
+                Value::Object(branch)
+            }
+        })
+        .collect();
+    shared.insert("anyOf".to_owned(), Value::Array(branches));
+    *schema = shared;
+}

@@ -1,0 +1,124 @@
+//! Answers on the wire: the game's state after a move and the answer of `POST /v1/move`.
+
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::board::{BoardStyle, RenderedBoard};
+use super::schema::Board;
+use crate::engine::Value as MoveValue;
+use crate::engine::{GameResult, MoveScore, OutcomeOrUnknown, Player, Suggestion};
+
+/// In play, won or drawn.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum GameState {
+    /// Neither side has a line and cells are free.
+    InPlay,
+    /// A side has completed a line.
+    Win,
+    /// The board is full with no line.
+    Draw,
+}
+
+/// The state of a game: in play, won (with the winner and the line) or drawn.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+pub struct GameStatus {
+    /// In play, won, or drawn.
+    pub state: GameState,
+    /// The winner when `state` is `win`, else null.
+    #[schema(required = true)]
+    pub winner: Option<Player>,
+    /// The winning line's cells when `state` is `win`, else empty.
+    pub line: Vec<usize>,
+}
+
+impl GameStatus {
+    /// The wire form of a game's result: in play (`None`), won (with the winner and its line) or
+    /// drawn.
+    #[must_use]
+    pub fn of(result: Option<&GameResult>) -> Self {
+        Self {
+            state: match result {
+                None => GameState::InPlay,
+                Some(r) if r.winner.is_some() => GameState::Win,
+                Some(_) => GameState::Draw,
+            },
+            winner: result.and_then(|r| r.winner),
+            line: result.map(|r| r.line.clone()).unwrap_or_default(),
+        }
+    }
+}
+
+/// The answer of `POST /v1/move`.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+#[schema(example = json!({
+    "index": 4, "score": 9, "player": "X", "outcome": "win", "plies": 1, "exact": true,
+    "moves": [
+        {"index": 1, "score": -8, "outcome": "loss", "plies": 2, "exact": true},
+        {"index": 4, "score": 9, "outcome": "win", "plies": 1, "exact": true},
+        {"index": 6, "score": -8, "outcome": "loss", "plies": 2, "exact": true}
+    ],
+    "board": ["O", 1, "X", "X", "X", "X", 6, "O", "O"],
+    "status": {"state": "win", "winner": "X", "line": [3, 4, 5]},
+    "pv": [4],
+    "explanation": "X takes 4 and wins at once, completing the middle row."
+}))]
+pub struct MoveResponse {
+    /// The cell to play, a row-major index from 0.
+    pub index: usize,
+    /// Its score from the mover's view.
+    #[schema(value_type = f64)]
+    pub score: MoveValue,
+    /// The side to move (the AI's).
+    pub player: Player,
+    /// What best play after this move gives the mover.
+    pub outcome: OutcomeOrUnknown,
+    /// Moves to the end with best play, this one included; null when not proven.
+    #[schema(required = true, minimum = 0)]
+    pub plies: Option<u32>,
+    /// False only when a depth or time limit cut the search; the score is then an estimate.
+    pub exact: bool,
+    /// Every legal move with its score, by index (present only when `moves` was true).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Vec<MoveScore>)]
+    pub moves: Option<Vec<MoveScore>>,
+    /// The board after the move, written the way the request wrote it.
+    #[schema(value_type = Board)]
+    pub board: RenderedBoard,
+    /// The game after the move.
+    pub status: GameStatus,
+    /// The expected line of best play, starting with this move (on 3 × 3 to the end of the game;
+    /// on larger boards as far as the search recorded it, at least this move).
+    pub pv: Vec<usize>,
+    /// One plain-English sentence about the move.
+    pub explanation: String,
+    /// The seed used when the answer involved chance (difficulty below perfect or random
+    /// tie-break); send it back to get the same answer. Present only then.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = i64, minimum = 0)]
+    pub seed: Option<u64>,
+}
+
+impl MoveResponse {
+    /// The wire form of a suggestion: `moves` includes the move table, `style` writes the board
+    /// after the move the way the request wrote it.
+    #[must_use]
+    pub fn new(suggestion: Suggestion, moves: bool, style: &BoardStyle) -> Self {
+        let chosen = suggestion.chosen;
+        let status = GameStatus::of(suggestion.after.result.as_ref());
+        Self {
+            index: chosen.index,
+            score: chosen.value,
+            player: suggestion.player,
+            outcome: OutcomeOrUnknown(chosen.value.outcome()),
+            plies: chosen.value.plies(),
+            exact: chosen.value.is_exact(),
+            moves: moves.then_some(suggestion.analysis.moves),
+            board: style.render(suggestion.after.cells),
+            status,
+            pv: suggestion.pv,
+            explanation: suggestion.explanation,
+            seed: suggestion.seed,
+        }
+    }
+}

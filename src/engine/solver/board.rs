@@ -1,0 +1,50 @@
+//! The board of the threat search ([`super::threats`], [`super::root_threats`]): a [`Grid`] with
+//! the [`Patterns`] that list the cells making a four, which the VCF walks.
+
+use std::ops::{Deref, DerefMut};
+
+#[cfg(test)]
+use super::super::{Geometry, Player};
+use super::grid::Grid;
+use super::patterns::Patterns;
+use crate::engine::core::side::Side;
+
+/// A [`Grid`] and its four-making cells. The grid's own methods (play, undo, threats) are
+/// reached through `Deref`.
+pub struct Board {
+    pub grid: Grid,
+    patterns: Patterns,
+}
+
+impl Board {
+    /// Builds the board for `geometry` with the given stones.
+    #[cfg(test)]
+    pub fn new(geometry: Geometry, stones: &[Option<Player>]) -> Self {
+        Self::from(Grid::new(geometry, stones))
+    }
+
+    /// See [`Patterns::four_making_cells`].
+    pub fn four_making_cells(&mut self, side: Side, out: &mut Vec<u16>) {
+        self.patterns.four_making_cells(&self.grid, side, out);
+    }
+}
+
+impl From<Grid> for Board {
+    fn from(grid: Grid) -> Self {
+        let patterns = Patterns::new(grid.cell_count());
+        Self { grid, patterns }
+    }
+}
+
+impl Deref for Board {
+    type Target = Grid;
+    fn deref(&self) -> &Grid {
+        &self.grid
+    }
+}
+
+impl DerefMut for Board {
+    fn deref_mut(&mut self) -> &mut Grid {
+        &mut self.grid
+    }
+}

@@ -1,0 +1,198 @@
+//! Iterative deepening: the position to analyse, its root moves, and the iterations at growing
+//! depth until the root is proven, the depth limit is reached or the budget runs out; the answer
+//! is the last completed iteration (the first iteration always completes).
+
+use super::super::{Analysis, Geometry, MoveScore, Position, Scoring, SearchLimits};
+use super::board::Board;
+use super::eval;
+use super::grid::Grid;
+use super::negamax::Negamax;
+use super::proof::{PROOF_JUMP_EMPTIES, SHALLOW_DEPTH, draw_proof_applies, draw_results};
+use super::proof_number::prove_draw;
+use super::pv::principal_variation;
+use super::root::{Iteration, RootMove, RootResult, RootSearch};
+use crate::engine::core::budget::Budget;
+use crate::engine::core::deadline::Deadline;
+use crate::engine::core::score::INFINITY;
+use crate::engine::core::side::Side;
+use crate::engine::core::table::Table;
+
+/// The position being analysed and its table, before the search proper (the threat search at
+/// the root works on it; `nodes` the nodes it spent).
+pub struct Searcher<'t> {
+    pub board: Board,
+    pub table: &'t mut Table,
+    pub root_side: Side,
+    pub nodes: u64,
+}
+
+impl<'t> Searcher<'t> {
+    /// The analysis of `position`, with `table` for its transpositions.
+    pub fn new(position: &Position, table: &'t mut Table) -> Self {
+        Self {
+            board: Board::from(Grid::new(position.geometry(), position.cells())),
+            table,
+            root_side: Side::of(position.to_move()),
+            nodes: 0,
+        }
+    }
+
+    /// Static evaluation for `side` to move.
+    pub fn evaluate(&self, side: Side) -> i32 {
+        eval::evaluate(&self.board, side)
+    }
+
+    /// The legal moves at the root, ascending, with twins under symmetry pointing to the first.
+    pub fn root_moves(&mut self) -> Vec<RootMove> {
+        let side = self.root_side;
+        let grid = &mut self.board.grid;
+        let mut moves: Vec<RootMove> = Vec::new();
+        let mut seen: Vec<(u64, usize)> = Vec::new();
+        for cell in 0..grid.cell_count() {
+            if !grid.is_empty(cell) {
+                continue;
+            }
+            let priority = grid.move_priority(cell, side);
+            grid.play(cell, side);
+            let (key, _) = grid.canonical_key();
+            grid.undo(cell, side);
+            let position = moves.len();
+            let representative = match seen.iter().find(|(k, _)| *k == key) {
+                Some(&(_, first)) => first,
+                None => {
+                    seen.push((key, position));
+                    position
+                }
+            };
+            moves.push(RootMove {
+                cell,
+                representative,
+                priority,
+                refuted: false,
+            });
+        }
+        moves
+    }
+
+    /// Searches `root` (this position's root moves) deeper and deeper within `limits`.
+    pub fn deepen(
+        self,
+        position: &Position,
+        scoring: Scoring,
+        limits: &SearchLimits,
+        root: &[RootMove],
+    ) -> Analysis {
+        let geometry = position.geometry();
+        let budget = Budget::new(limits.max_work, Deadline::of(limits)).counted(self.nodes);
+        let mut search = Negamax::new(
+            geometry,
+            self.board.grid,
+            self.table,
+            self.root_side,
+            budget,
+        );
+        let (results, completed) = iterate(&mut search, geometry, limits, root);
+        let empty_before = position.empty_count();
+        let moves: Vec<MoveScore> = root
+            .iter()
+            .map(|m| {
+                let result = results[m.representative];
+                MoveScore::new(
+                    m.cell,
+                    result.evaluation(geometry.max_score()),
+                    scoring,
+                    geometry,
+                    empty_before,
+                )
+            })
+            .collect();
+        let mut analysis =
+            Analysis::from_moves(moves, search.budget.nodes(), Some(completed as u32));
+        let best = root
+            .iter()
+            .find(|m| m.cell == analysis.best)
+            .expect("the best move is a root move");
+        analysis.pv = principal_variation(
+            &mut search,
+            best.cell,
+            results[best.representative],
+            completed,
+        );
+        analysis
+    }
+}
+
+/// The iterations at growing depth over `root`: the results of the last one completed (or the
+/// proven part of an aborted one) and its depth.
+fn iterate(
+    search: &mut Negamax<'_>,
+    geometry: Geometry,
+    limits: &SearchLimits,
+    root: &[RootMove],
+) -> (Vec<RootResult>, i32) {
+    let empties = search.board.empties() as i32;
+    let last_depth = limits
+        .max_depth
+        .map_or(empties, |d| d.clamp(1, empties as u32) as i32);
+    // Small boards jump from a shallow iteration straight to the full-depth proof: the
+    // heuristic iterations in between cost more than they save there.
+    let jump_to_proof = empties <= PROOF_JUMP_EMPTIES && last_depth == empties;
+    // Where proof-number search proves draws faster than alpha-beta, it runs after the
+    // shallow iterations (the fallback answer).
+    let mut draw_proof = draw_proof_applies(geometry, last_depth == empties);
+    let mut results: Vec<RootResult> = Vec::new();
+    let mut completed = 0;
+    let mut depth = 1;
+    let mut iterations = RootSearch {
+        search,
+        moves: root,
+    };
+    while depth <= last_depth {
+        if jump_to_proof && depth > SHALLOW_DEPTH {
+            depth = last_depth;
+        }
+        iterations.search.budget.suspend(depth == 1);
+        if depth > 1 && iterations.search.budget.spent() {
+            break;
+        }
+        if draw_proof && depth > SHALLOW_DEPTH {
+            draw_proof = false;
+            if let Some(draw) = prove_draw(iterations.search, geometry, root, limits.all_moves) {
+                return (draw_results(root, &draw), empties);
+            }
+            if iterations.search.budget.stopped() {
+                break;
+            }
+        }
+        let full_depth = depth == empties;
+        let iteration = if limits.all_moves {
+            iterations.iterate_all_moves(&results, depth, full_depth)
+        } else if full_depth {
+            iterations.prove_best_move(&results, depth)
+        } else {
+            iterations.iterate_best_move(&results, depth, -INFINITY, INFINITY)
+        };
+        match iteration {
+            Iteration::Complete { results: r, done } => {
+                results = r;
+                completed = depth;
+                if done {
+                    break;
+                }
+            }
+            Iteration::Aborted { proven } => {
+                for (result, found) in results.iter_mut().zip(proven) {
+                    if let Some(found) = found {
+                        *result = found;
+                    }
+                }
+                break;
+            }
+            Iteration::FailHigh | Iteration::FailLow => {
+                unreachable!("a full window cannot fail")
+            }
+        }
+        depth += 1;
+    }
+    (results, completed)
+}

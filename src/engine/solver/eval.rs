@@ -1,0 +1,21 @@
+//! Static evaluation and move ordering: what the search falls back on at its horizon, and the
+//! order in which it tries moves.
+//!
+//! The evaluation counts the windows each side can still complete, weighted steeply by the
+//! stones already in them (4^stones), plus a small bonus for stones near the centre; the board
+//! keeps both sums up to date on every move ([`Grid::weight`], [`Grid::centre`]).
+
+use super::grid::Grid;
+use crate::engine::core::score::HEURISTIC_MAX;
+use crate::engine::core::side::Side;
+
+/// A small bonus for having the move, in evaluation units.
+const TEMPO: i64 = 2;
+
+/// Static evaluation for `side` to move, within `±HEURISTIC_MAX`.
+pub fn evaluate(grid: &Grid, side: Side) -> i32 {
+    let other = side.opponent();
+    let raw =
+        grid.weight(side) - grid.weight(other) + grid.centre(side) - grid.centre(other) + TEMPO;
+    raw.clamp(-i64::from(HEURISTIC_MAX), i64::from(HEURISTIC_MAX)) as i32
+}

@@ -1,0 +1,659 @@
+//! The brain: the game as the manager described it, and the engine's moves on it.
+
+use std::time::Instant;
+
+use thiserror::Error;
+
+use super::BrainOptions;
+use super::clock::Timing;
+use super::command::{BoardLine, Command, CommandError, Info, Stone};
+use super::game::{Game, GameError};
+use crate::engine::{Outcome, Position, Scoring, SuggestOptions, Value, suggest};
+
+/// Why a command is refused; its text follows `ERROR` on the answer.
+#[derive(Debug, Error)]
+enum Refusal {
+    #[error(transparent)]
+    Command(#[from] CommandError),
+    #[error(transparent)]
+    Game(#[from] GameError),
+}
+
+/// The lines that answer a command, or why it is refused.
+type Reply = Result<Vec<String>, Refusal>;
+
+/// Stones as a `BOARD` block lists them: column, row, whose.
+type Stones = Vec<(usize, usize, Stone)>;
+
+/// The protocol's state machine: one [`Brain::handle`] call a line.
+///
+/// ```
+/// use minimax_move::gomocup::{Brain, BrainOptions};
+/// let mut brain = Brain::new(BrainOptions::default());
+/// assert_eq!(brain.handle("START 15"), vec!["OK"]);
+/// assert_eq!(brain.handle("INFO rule 4")[0], "ERROR rule 4 is not supported: this brain plays freestyle only (rule 0, five or more in a row wins)");
+/// assert!(brain.handle("END").is_empty());
+/// assert!(brain.is_finished());
+/// ```
+#[derive(Debug)]
+pub struct Brain {
+    options: BrainOptions,
+    game: Option<Game>,
+    /// Stones read so far while inside `BOARD` ... `DONE`, or the first error among them.
+    board_block: Option<Result<Stones, CommandError>>,
+    timing: Timing,
+    /// Memory limit the manager gave, in bytes (0: none). Recorded only: a search uses a fixed
+    /// 16 MiB table, well inside the 350 MB Gomocup gives.
+    max_memory: u64,
+    /// A rule other than freestyle, once the manager asked for one: moves are refused.
+    refused_rule: Option<u64>,
+    finished: bool,
+}
+
+impl Brain {
+    /// A brain waiting for `START`.
+    #[must_use]
+    pub fn new(options: BrainOptions) -> Self {
+        Self {
+            options,
+            game: None,
+            board_block: None,
+            timing: Timing::default(),
+            max_memory: 0,
+            refused_rule: None,
+            finished: false,
+        }
+    }
+
+    /// Whether `END` was received: the brain takes no more commands.
+    #[must_use]
+    pub const fn is_finished(&self) -> bool {
+        self.finished
+    }
+
+    /// The time settings received so far.
+    #[must_use]
+    pub const fn timing(&self) -> Timing {
+        self.timing
+    }
+
+    /// The memory limit the manager gave, in bytes (0: none).
+    #[must_use]
+    pub const fn max_memory(&self) -> u64 {
+        self.max_memory
+    }
+
+    /// Answers one line from the manager with the lines to send back: none for `INFO`, inside
+    /// `BOARD`, after `END` (which ends the brain wherever it comes) and for blank lines.
+    pub fn handle(&mut self, line: &str) -> Vec<String> {
+        if self.finished {
+            return Vec::new();
+        }
+        let reply = if self.board_block.is_some() {
+            self.board_line(line)
+        } else {
+            Command::parse(line)
+                .map_err(Refusal::from)
+                .and_then(|command| command.map_or(Ok(Vec::new()), |c| self.execute(c)))
+        };
+        reply.unwrap_or_else(|why| vec![format!("ERROR {why}")])
+    }
+
+    /// Answers a line that could not be read as one (too long, say): an `ERROR`, or inside
+    /// `BOARD` a spoilt block that `DONE` refuses with this error.
+    pub(crate) fn refuse_line(&mut self, why: CommandError) -> Vec<String> {
+        if self.board_block.is_some() {
+            self.spoil_board_block(why);
+            Vec::new()
+        } else {
+            vec![format!("ERROR {why}")]
+        }
+    }
+
+    fn execute(&mut self, command: Command) -> Reply {
+        match command {
+            Command::Start { size } => self.new_game(size, size),
+            Command::RectStart { width, height } => self.new_game(width, height),
+            Command::Restart => {
+                let game = self.game_mut()?;
+                *game = game.emptied();
+                Ok(vec!["OK".to_owned()])
+            }
+            Command::Info(info) => self.info(info).map(|()| Vec::new()),
+            Command::Begin => {
+                let game = self.game_mut()?.clone();
+                self.play(game)
+            }
+            Command::Turn { x, y } => {
+                let mut game = self.game_mut()?.clone();
+                game.place(x, y, Stone::Opponent)?;
+                self.play(game)
+            }
+            Command::Board => {
+                self.game_mut()?;
+                self.board_block = Some(Ok(Vec::new()));
+                Ok(Vec::new())
+            }
+            Command::Takeback { x, y } => {
+                self.game_mut()?.take_back(x, y)?;
+                Ok(vec!["OK".to_owned()])
+            }
+            Command::About => Ok(vec![format!(
+                "name=\"minimax-move\", version=\"{}\", author=\"minimax-move maintainers\", country=\"-\"",
+                env!("CARGO_PKG_VERSION")
+            )]),
+            Command::End => {
+                self.finish();
+                Ok(Vec::new())
+            }
+            Command::Unknown(name) => Ok(vec![format!("UNKNOWN command {name}")]),
+        }
+    }
+
+    fn finish(&mut self) {
+        self.finished = true;
+        self.board_block = None;
+    }
+
+    fn new_game(&mut self, width: usize, height: usize) -> Reply {
+        self.game = None;
+        self.game = Some(Game::new(width, height)?);
+        Ok(vec!["OK".to_owned()])
+    }
+
+    fn info(&mut self, info: Info) -> Result<(), Refusal> {
+        match info {
+            Info::TimeoutTurn(ms) => self.timing.turn_ms = ms,
+            Info::TimeoutMatch(ms) => self.timing.match_ms = ms,
+            Info::TimeLeft(ms) => self.timing.left_ms = Some(ms),
+            Info::MaxMemory(bytes) => self.max_memory = bytes,
+            // The manager's thread allowance (c-gomoku-cli's `threads=`): the engine searches on
+            // one thread, which every allowance permits.
+            Info::ThreadNum(_) => {}
+            Info::Rule(rule) => {
+                self.refused_rule = (rule != 0).then_some(rule);
+                self.check_rule()?;
+            }
+            Info::Other(_) => {}
+        }
+        Ok(())
+    }
+
+    fn check_rule(&self) -> Result<(), GameError> {
+        self.refused_rule
+            .map_or(Ok(()), |rule| Err(GameError::Rule(rule)))
+    }
+
+    fn game_mut(&mut self) -> Result<&mut Game, GameError> {
+        self.game.as_mut().ok_or(GameError::NoGame)
+    }
+
+    /// One line between `BOARD` and `DONE`: a stone is kept, a bad line spoils the block (the
+    /// first error is the one `DONE` answers with), `END` ends the brain at once.
+    fn board_line(&mut self, line: &str) -> Reply {
+        match BoardLine::parse(line) {
+            Ok(None) => {}
+            Ok(Some(BoardLine::Stone { x, y, stone })) => {
+                if let Some(Ok(stones)) = &mut self.board_block {
+                    stones.push((x, y, stone));
+                }
+            }
+            Ok(Some(BoardLine::Done)) => {
+                let stones = self.board_block.take().unwrap_or_else(|| Ok(Vec::new()));
+                let game = self.board_from(stones?)?;
+                return self.play(game);
+            }
+            Ok(Some(BoardLine::End)) => self.finish(),
+            Err(why) => self.spoil_board_block(why),
+        }
+        Ok(Vec::new())
+    }
+
+    fn spoil_board_block(&mut self, why: CommandError) {
+        if let Some(block @ Ok(_)) = &mut self.board_block {
+            *block = Err(why);
+        }
+    }
+
+    /// A board of the current game's size holding `stones`.
+    fn board_from(&mut self, stones: Stones) -> Result<Game, GameError> {
+        let mut board = self.game_mut()?.emptied();
+        for (x, y, stone) in stones {
+            board.place(x, y, stone)?;
+        }
+        Ok(board)
+    }
+
+    /// Thinks on `game` (the current game with the manager's changes), plays the move on it, makes
+    /// it the current game and answers with the message and the move. On an error the current game
+    /// stays as it was.
+    fn play(&mut self, mut game: Game) -> Reply {
+        self.check_rule()?;
+        let position = game.position()?;
+        let thought = think(&position, &self.timing, self.options);
+        let (x, y) = game.play_own(thought.index);
+        self.game = Some(game);
+        Ok(vec![thought.message, format!("{x},{y}")])
+    }
+}
+
+/// A move the engine chose and the `MESSAGE` that goes with it.
+struct Thought {
+    index: usize,
+    message: String,
+}
+
+/// The one call into the engine ([`suggest`] at perfect play): the best move for `position`
+/// within the limits the clock gives.
+fn think(position: &Position, timing: &Timing, options: BrainOptions) -> Thought {
+    let started = Instant::now();
+    let limits = timing.limits(
+        position.geometry(),
+        position.empty_count(),
+        started,
+        options,
+    );
+    let suggestion = suggest(
+        position,
+        &SuggestOptions {
+            scoring: Scoring::Depth,
+            limits,
+            ..SuggestOptions::default()
+        },
+    );
+    Thought {
+        index: suggestion.chosen.index,
+        message: format!(
+            "MESSAGE depth {} score {} nodes {} time {} ms",
+            suggestion.analysis.depth.unwrap_or(0),
+            score(suggestion.chosen.value),
+            suggestion.analysis.nodes,
+            started.elapsed().as_millis()
+        ),
+    }
+}
+
+/// A move's value as the `MESSAGE` says it: `win in 3`, `loss in 4`, `draw`, or an estimate.
+fn score(value: Value) -> String {
+    match value {
+        Value::Proven {
+            outcome: Outcome::Win,
+            plies,
+            ..
+        } => format!("win in {plies}"),
+        Value::Proven {
+            outcome: Outcome::Loss,
+            plies,
+            ..
+        } => format!("loss in {plies}"),
+        Value::Proven {
+            outcome: Outcome::Draw,
+            ..
+        } => "draw".to_owned(),
+        Value::Estimate(estimate) => format!("{estimate:+.3}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A brain with a game of `size` started and 100 ms a move.
+    fn started(size: usize) -> Brain {
+        let mut brain = Brain::new(BrainOptions::default());
+        assert_eq!(brain.handle(&format!("START {size}")), vec!["OK"]);
+        assert!(brain.handle("INFO timeout_turn 100").is_empty());
+        brain
+    }
+
+    /// Sends `BOARD`, the stones and `DONE`, and returns the answer to `DONE`.
+    fn board(brain: &mut Brain, stones: &[(usize, usize, u8)]) -> Vec<String> {
+        assert!(
+            brain.handle("BOARD").is_empty(),
+            "BOARD itself gets no answer"
+        );
+        for (x, y, field) in stones {
+            assert!(brain.handle(&format!("{x},{y},{field}")).is_empty());
+        }
+        brain.handle("DONE")
+    }
+
+    /// The move of an answer (a `MESSAGE` line, then `x,y`).
+    fn played(answer: &[String]) -> (usize, usize) {
+        assert_eq!(answer.len(), 2, "a message and a move: {answer:?}");
+        assert!(answer[0].starts_with("MESSAGE depth "), "{answer:?}");
+        assert!(answer[0].contains(" score "), "{answer:?}");
+        let (x, y) = answer[1].split_once(',').expect("the move is x,y");
+        (
+            x.parse().expect("the move is x,y"),
+            y.parse().expect("the move is x,y"),
+        )
+    }
+
+    fn is_error(answer: &[String]) -> bool {
+        answer.len() == 1 && answer[0].starts_with("ERROR ")
+    }
+
+    fn game(brain: &Brain) -> &Game {
+        brain.game.as_ref().expect("a game is on")
+    }
+
+    fn stone_at(brain: &Brain, x: usize, y: usize) -> Option<Stone> {
+        game(brain).stone(x, y).expect("on the board")
+    }
+
+    #[test]
+    fn start_accepts_boards_the_engine_plays_and_refuses_the_others() {
+        let mut brain = Brain::new(BrainOptions::default());
+        for (command, ok) in [
+            ("START 15", true),
+            ("start 5", true),
+            ("RECTSTART 10,7", true),
+            ("RECTSTART 5,1", true),
+            ("START 20", false),
+            ("START 4", false),
+            ("START 0", false),
+            ("RECTSTART 4,3", false),
+            ("RECTSTART 16,15", false),
+            ("START fifteen", false),
+            ("RECTSTART 10", false),
+            ("START", false),
+            ("START 99999999999999999999999", false),
+        ] {
+            let answer = brain.handle(command);
+            if ok {
+                assert_eq!(answer, vec!["OK"], "{command}");
+            } else {
+                assert!(is_error(&answer), "{command} answered {answer:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn moves_before_start_are_errors() {
+        let mut brain = Brain::new(BrainOptions::default());
+        for command in ["BEGIN", "TURN 7,7", "BOARD", "TAKEBACK 7,7", "RESTART"] {
+            let answer = brain.handle(command);
+            assert!(is_error(&answer), "{command} answered {answer:?}");
+            assert!(answer[0].contains("START"), "{command}: {answer:?}");
+        }
+        let mut brain = Brain::new(BrainOptions::default());
+        assert!(is_error(&brain.handle("START 30")));
+        assert!(
+            is_error(&brain.handle("BEGIN")),
+            "a refused START leaves no game"
+        );
+    }
+
+    #[test]
+    fn begin_plays_a_move_and_keeps_it_on_the_board() {
+        let mut brain = started(15);
+        let (x, y) = played(&brain.handle("BEGIN"));
+        assert!(x < 15 && y < 15);
+        assert_eq!(stone_at(&brain, x, y), Some(Stone::Own));
+        assert_eq!(game(&brain).stones(), 1);
+    }
+
+    #[test]
+    fn turn_records_the_opponent_stone_and_answers_on_an_empty_cell() {
+        let mut brain = started(15);
+        let (x, y) = played(&brain.handle("TURN 7,7"));
+        assert_ne!((x, y), (7, 7));
+        assert_eq!(stone_at(&brain, 7, 7), Some(Stone::Opponent));
+        assert_eq!(stone_at(&brain, x, y), Some(Stone::Own));
+        let answer = brain.handle(&format!("TURN {x},{y}"));
+        assert!(
+            is_error(&answer),
+            "a stone on the brain's own cell: {answer:?}"
+        );
+        assert!(answer[0].contains("already taken"), "{answer:?}");
+    }
+
+    #[test]
+    fn coordinates_are_column_then_row_on_rectangular_boards() {
+        let mut brain = Brain::new(BrainOptions::default());
+        assert_eq!(brain.handle("RECTSTART 10,6"), vec!["OK"]);
+        brain.handle("INFO timeout_turn 100");
+        let (x, y) = played(&brain.handle("TURN 9,5"));
+        assert!(x < 10 && y < 6, "{x},{y} is on the 10 x 6 board");
+        assert_eq!(game(&brain).index(9, 5).unwrap(), 5 * 10 + 9);
+        assert_eq!(
+            stone_at(&brain, 9, 5),
+            Some(Stone::Opponent),
+            "9,5 is the last cell"
+        );
+        assert!(
+            is_error(&brain.handle("TURN 5,9")),
+            "row 9 is off a 6-row board"
+        );
+    }
+
+    #[test]
+    fn board_with_four_of_its_own_completes_the_five() {
+        let mut brain = started(15);
+        let mut stones: Vec<(usize, usize, u8)> = (3..7).map(|x| (x, 7, 1)).collect();
+        stones.extend((3..7).map(|x| (x, 9, 2)));
+        let answer = board(&mut brain, &stones);
+        let (x, y) = played(&answer);
+        assert!(
+            [(2, 7), (7, 7)].contains(&(x, y)),
+            "plays the five, not {x},{y}"
+        );
+        assert!(answer[0].contains("score win in 1"), "{answer:?}");
+    }
+
+    #[test]
+    fn board_against_a_four_blocks_it() {
+        let mut brain = started(15);
+        let stones = [
+            (0, 0, 2),
+            (1, 0, 2),
+            (2, 0, 2),
+            (3, 0, 2),
+            (9, 9, 1),
+            (12, 4, 1),
+            (4, 12, 1),
+        ];
+        let answer = board(&mut brain, &stones);
+        assert_eq!(played(&answer), (4, 0), "{answer:?}");
+    }
+
+    #[test]
+    fn six_in_a_row_wins_like_five() {
+        let mut brain = started(15);
+        let mut stones: Vec<(usize, usize, u8)> = (2..8).map(|x| (x, 4, 2)).collect();
+        stones.extend([(0, 10, 1), (3, 12, 1), (6, 14, 1), (10, 10, 1), (14, 0, 1)]);
+        let answer = board(&mut brain, &stones);
+        assert!(is_error(&answer), "{answer:?}");
+        assert!(answer[0].contains("opponent has five"), "{answer:?}");
+    }
+
+    #[test]
+    fn turn_completing_the_opponent_five_is_game_over() {
+        let mut brain = started(15);
+        // An open four: the brain can block one end only.
+        let mut stones: Vec<(usize, usize, u8)> = (5..9).map(|x| (x, 7, 2)).collect();
+        stones.extend([(0, 14, 1), (14, 14, 1), (14, 0, 1)]);
+        let (x, y) = played(&board(&mut brain, &stones));
+        let other_end = if (x, y) == (4, 7) { (9, 7) } else { (4, 7) };
+        let answer = brain.handle(&format!("TURN {},{}", other_end.0, other_end.1));
+        assert!(is_error(&answer), "{answer:?}");
+        assert!(answer[0].contains("opponent has five"), "{answer:?}");
+        assert_eq!(
+            stone_at(&brain, other_end.0, other_end.1),
+            None,
+            "a move answered with ERROR is not kept"
+        );
+    }
+
+    #[test]
+    fn takeback_removes_stones_and_refuses_empty_cells() {
+        let mut brain = started(15);
+        let (x, y) = played(&brain.handle("TURN 7,7"));
+        assert_eq!(brain.handle(&format!("TAKEBACK {x},{y}")), vec!["OK"]);
+        assert_eq!(brain.handle("TAKEBACK 7,7"), vec!["OK"]);
+        assert_eq!(game(&brain).stones(), 0);
+        for command in ["TAKEBACK 7,7", "TAKEBACK 15,15", "TAKEBACK x"] {
+            assert!(is_error(&brain.handle(command)), "{command}");
+        }
+        let (x, y) = played(&brain.handle("BEGIN"));
+        assert_eq!(stone_at(&brain, x, y), Some(Stone::Own));
+    }
+
+    #[test]
+    fn restart_clears_the_board_and_keeps_its_size() {
+        let mut brain = Brain::new(BrainOptions::default());
+        brain.handle("RECTSTART 9,7");
+        brain.handle("INFO timeout_turn 50");
+        played(&brain.handle("TURN 4,3"));
+        assert_eq!(brain.handle("RESTART"), vec!["OK"]);
+        assert_eq!(game(&brain), &Game::new(9, 7).unwrap());
+    }
+
+    #[test]
+    fn info_sets_the_clock_and_ignores_unknown_keys() {
+        let mut brain = Brain::new(BrainOptions::default());
+        for command in [
+            "INFO timeout_turn 5000",
+            "INFO timeout_match 180000",
+            "INFO time_left 90000",
+            "INFO max_memory 367001600",
+            "INFO game_type 1",
+            "INFO folder /tmp/brain",
+            "INFO evaluate 7,7",
+            "INFO thread_num 2",
+        ] {
+            assert!(brain.handle(command).is_empty(), "{command} gets no answer");
+        }
+        assert_eq!(
+            brain.timing(),
+            Timing {
+                turn_ms: 5000,
+                match_ms: 180_000,
+                left_ms: Some(90_000)
+            }
+        );
+        assert_eq!(brain.max_memory(), 367_001_600);
+        for command in ["INFO timeout_turn soon", "INFO time_left -5", "INFO rule"] {
+            assert!(is_error(&brain.handle(command)), "{command}");
+        }
+        assert_eq!(brain.timing().turn_ms, 5000, "a bad value changes nothing");
+        assert!(brain.handle("INFO thread_num 0").is_empty());
+        assert!(
+            brain
+                .handle("INFO timeout_turn 99999999999999999999")
+                .is_empty()
+        );
+        assert_eq!(
+            brain.timing().turn_ms,
+            u64::MAX,
+            "too big for u64: unlimited"
+        );
+    }
+
+    #[test]
+    fn rules_other_than_freestyle_are_refused_until_freestyle_is_asked_for() {
+        let mut brain = started(15);
+        assert!(brain.handle("INFO rule 0").is_empty());
+        for rule in [1, 2, 4, 8] {
+            let answer = brain.handle(&format!("INFO rule {rule}"));
+            assert!(is_error(&answer), "rule {rule}: {answer:?}");
+            assert!(answer[0].contains("freestyle"), "{answer:?}");
+            assert!(
+                is_error(&brain.handle("BEGIN")),
+                "no move under rule {rule}"
+            );
+        }
+        assert!(brain.handle("INFO rule 0").is_empty());
+        played(&brain.handle("BEGIN"));
+    }
+
+    #[test]
+    fn bad_board_blocks_are_errors_and_leave_the_board_unchanged() {
+        let mut brain = started(15);
+        let (x, y) = played(&brain.handle("TURN 7,7"));
+        for (stones, why) in [
+            (vec!["1,2"], "not x,y,field"),
+            (vec!["1,2,5"], "field must be 1 or 2"),
+            (vec!["1,2,3"], "continuous"),
+            (vec!["a,2,1"], "whole number"),
+            (vec!["15,2,1"], "off the"),
+            (vec!["1,2,1", "1,2,2"], "already taken"),
+            (vec!["1,2,1", "3,4,1", "5,6,2"], "cannot be my move"),
+            (vec!["1,2,2", "3,4,2", "5,6,2"], "cannot be my move"),
+            (vec!["TURN 1,2", "1,2,5"], "not x,y,field"),
+        ] {
+            assert!(brain.handle("BOARD").is_empty());
+            for stone in &stones {
+                assert!(brain.handle(stone).is_empty(), "{stone}");
+            }
+            let answer = brain.handle("DONE");
+            assert!(is_error(&answer), "{stones:?}: {answer:?}");
+            assert!(answer[0].contains(why), "{stones:?}: {answer:?}");
+            assert_eq!(stone_at(&brain, 7, 7), Some(Stone::Opponent), "{stones:?}");
+            assert_eq!(stone_at(&brain, x, y), Some(Stone::Own), "{stones:?}");
+        }
+    }
+
+    #[test]
+    fn end_inside_a_board_block_ends_the_brain_and_nothing_is_answered_after() {
+        let mut brain = started(15);
+        assert!(brain.handle("BOARD").is_empty());
+        assert!(brain.handle("7,7,2").is_empty());
+        assert!(brain.handle("END").is_empty());
+        assert!(brain.is_finished());
+        for line in ["DONE", "ABOUT", "START 15", "BEGIN"] {
+            assert!(brain.handle(line).is_empty(), "{line} after END");
+        }
+    }
+
+    #[test]
+    fn a_line_refused_unread_is_an_error_outside_board_and_spoils_a_board_block() {
+        let mut brain = started(15);
+        let too_long = || CommandError::LineTooLong { limit: 10 };
+        let answer = brain.refuse_line(too_long());
+        assert!(
+            is_error(&answer) && answer[0].contains("10 bytes"),
+            "{answer:?}"
+        );
+        assert!(brain.handle("BOARD").is_empty());
+        assert!(brain.handle("7,7,2").is_empty());
+        assert!(
+            brain.refuse_line(too_long()).is_empty(),
+            "BOARD answers at DONE"
+        );
+        let answer = brain.handle("DONE");
+        assert!(
+            is_error(&answer) && answer[0].contains("10 bytes"),
+            "{answer:?}"
+        );
+        assert_eq!(game(&brain).stones(), 0, "the board is as it was");
+        played(&brain.handle("TURN 7,7"));
+    }
+
+    #[test]
+    fn malformed_and_unknown_commands_get_error_or_unknown() {
+        let mut brain = started(15);
+        for command in ["TURN 7", "TURN a,b", "TURN 7,15", "TURN -1,3", "TURN"] {
+            assert!(is_error(&brain.handle(command)), "{command}");
+        }
+        assert_eq!(game(&brain).stones(), 0);
+        assert_eq!(
+            brain.handle("SWAP2BOARD"),
+            vec!["UNKNOWN command SWAP2BOARD"]
+        );
+        assert!(brain.handle("").is_empty());
+        assert!(brain.handle("   ").is_empty());
+    }
+
+    #[test]
+    fn about_names_the_brain() {
+        let answer = Brain::new(BrainOptions::default()).handle("ABOUT");
+        assert_eq!(answer.len(), 1);
+        assert!(
+            answer[0].starts_with("name=\"minimax-move\", version=\""),
+            "{answer:?}"
+        );
+        assert!(answer[0].contains("author=") && answer[0].contains("country="));
+    }
+}

@@ -1,0 +1,182 @@
+//! The board the brain plays on: its shape and its stones, as the manager described them.
+
+use thiserror::Error;
+
+use super::WIN_LENGTH;
+use super::command::Stone;
+use crate::engine::{Geometry, GeometryError, Player, Position, PositionError};
+
+/// A command the game cannot take; its text is the `ERROR` line's.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum GameError {
+    /// A move or a board before `START` or `RECTSTART`.
+    #[error("no game: send START or RECTSTART first")]
+    NoGame,
+    /// A board size the engine does not play.
+    #[error(
+        "unsupported board {width} x {height}: sides from 1 to {max_side}, the longer at least {WIN_LENGTH}",
+        max_side = Geometry::MAX_SIDE
+    )]
+    UnsupportedBoard { width: usize, height: usize },
+    /// A cell outside the board.
+    #[error("{x},{y} is off the {width} x {height} board")]
+    OffBoard {
+        x: usize,
+        y: usize,
+        width: usize,
+        height: usize,
+    },
+    /// A stone on a taken cell.
+    #[error("{x},{y} is already taken")]
+    Taken { x: usize, y: usize },
+    /// `TAKEBACK` of an empty cell.
+    #[error("{x},{y} is empty: nothing to take back")]
+    NothingToTakeBack { x: usize, y: usize },
+    /// Stone counts with which it is not the brain's move.
+    #[error("it cannot be my move with {own} stones of mine and {opponent} of the opponent")]
+    NotMyMove { own: usize, opponent: usize },
+    /// The brain already has five in a row.
+    #[error("the game is over: I have five in a row")]
+    MyFive,
+    /// The opponent already has five in a row.
+    #[error("the game is over: the opponent has five in a row")]
+    OpponentsFive,
+    /// No empty cell is left.
+    #[error("the game is over: the board is full")]
+    BoardFull,
+    /// A rule other than freestyle was asked for.
+    #[error(
+        "rule {0} is not supported: this brain plays freestyle only (rule 0, five or more in a row wins)"
+    )]
+    Rule(u64),
+    /// Any other position the engine refuses.
+    #[error(transparent)]
+    Position(#[from] PositionError),
+    /// A shape the engine refuses.
+    #[error(transparent)]
+    Geometry(#[from] GeometryError),
+}
+
+/// The game being played: the board's shape and its stones, row-major.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    width: usize,
+    height: usize,
+    cells: Vec<Option<Stone>>,
+}
+
+impl Game {
+    /// An empty `width` × `height` board, if the engine plays it.
+    pub fn new(width: usize, height: usize) -> Result<Self, GameError> {
+        let longest = width.max(height);
+        let max_side = usize::from(Geometry::MAX_SIDE);
+        if width == 0 || height == 0 || longest < WIN_LENGTH || longest > max_side {
+            return Err(GameError::UnsupportedBoard { width, height });
+        }
+        Ok(Self {
+            width,
+            height,
+            cells: vec![None; width * height],
+        })
+    }
+
+    /// An empty board of the same shape.
+    pub fn emptied(&self) -> Self {
+        Self {
+            width: self.width,
+            height: self.height,
+            cells: vec![None; self.cells.len()],
+        }
+    }
+
+    /// The cell index of `x,y` (column, row), if it is on the board.
+    pub fn index(&self, x: usize, y: usize) -> Result<usize, GameError> {
+        if x < self.width && y < self.height {
+            Ok(y * self.width + x)
+        } else {
+            Err(GameError::OffBoard {
+                x,
+                y,
+                width: self.width,
+                height: self.height,
+            })
+        }
+    }
+
+    /// The column and row of cell `index`.
+    pub const fn coordinates(&self, index: usize) -> (usize, usize) {
+        (index % self.width, index / self.width)
+    }
+
+    /// The stone on `x,y`, if any.
+    #[cfg(test)]
+    pub fn stone(&self, x: usize, y: usize) -> Result<Option<Stone>, GameError> {
+        Ok(self.cells[self.index(x, y)?])
+    }
+
+    /// Puts `stone` on the empty cell `x,y`.
+    pub fn place(&mut self, x: usize, y: usize, stone: Stone) -> Result<(), GameError> {
+        let index = self.index(x, y)?;
+        if self.cells[index].is_some() {
+            return Err(GameError::Taken { x, y });
+        }
+        self.cells[index] = Some(stone);
+        Ok(())
+    }
+
+    /// Takes the stone off `x,y`.
+    pub fn take_back(&mut self, x: usize, y: usize) -> Result<(), GameError> {
+        let index = self.index(x, y)?;
+        match self.cells[index].take() {
+            Some(_) => Ok(()),
+            None => Err(GameError::NothingToTakeBack { x, y }),
+        }
+    }
+
+    /// Puts the brain's stone on the empty cell `index` (the engine's move) and returns its
+    /// coordinates.
+    pub fn play_own(&mut self, index: usize) -> (usize, usize) {
+        debug_assert!(self.cells[index].is_none(), "the engine plays empty cells");
+        self.cells[index] = Some(Stone::Own);
+        self.coordinates(index)
+    }
+
+    /// The stones on the board.
+    #[cfg(test)]
+    pub fn stones(&self) -> usize {
+        self.cells.iter().flatten().count()
+    }
+
+    /// The engine's position with the brain to move: the brain is X when the counts are equal and
+    /// O when the opponent has one stone more; any other count is an impossible position.
+    pub fn position(&self) -> Result<Position, GameError> {
+        let count = |stone| self.cells.iter().filter(|&&c| c == Some(stone)).count();
+        let (own, opponent) = (count(Stone::Own), count(Stone::Opponent));
+        let me = if own == opponent {
+            Player::X
+        } else if opponent == own + 1 {
+            Player::O
+        } else {
+            return Err(GameError::NotMyMove { own, opponent });
+        };
+        let geometry = Geometry::new(self.height as u64, self.width as u64, WIN_LENGTH as u64)?;
+        let cells = self
+            .cells
+            .iter()
+            .map(|cell| {
+                cell.map(|stone| match stone {
+                    Stone::Own => me,
+                    Stone::Opponent => me.opponent(),
+                })
+            })
+            .collect();
+        Position::new(geometry, cells, Some(me)).map_err(|error| match error {
+            PositionError::GameOver(result) => match result.winner {
+                Some(winner) if winner == me => GameError::MyFive,
+                Some(_) => GameError::OpponentsFive,
+                None => GameError::BoardFull,
+            },
+            other => GameError::Position(other),
+        })
+    }
+}
