@@ -4,6 +4,7 @@
 mod connect4;
 mod errors;
 mod formats;
+mod gravity;
 mod helpers;
 mod mcp;
 mod moves;

@@ -47,7 +47,7 @@ use table::{Bounds, Table};
 pub use book::{Book, BookError};
 pub use generate::build_book;
 
-use super::{Evaluation, Outcome, Player, SearchLimits};
+use super::{Analysis, Evaluation, MoveScore, Outcome, Player, Position, Scoring, SearchLimits};
 
 /// The most bits a board may take: `(rows + 1) × columns` (each column has a sentinel bit).
 pub const MAX_BITS: usize = 128;
@@ -587,6 +587,42 @@ pub fn solve(position: &GravityPosition, limits: &SearchLimits) -> Solved {
     } else {
         solve_with::<u128>(position, limits)
     }
+}
+
+/// Every legal move of a gravity `position` of the engine scored under `scoring`, the landing
+/// cells as the moves: [`analyze`] behind the engine's one entry point,
+/// [`suggest`](crate::engine::suggest).
+pub(crate) fn analyze_position(
+    position: &Position,
+    scoring: Scoring,
+    limits: &SearchLimits,
+) -> Analysis {
+    let geometry = position.geometry();
+    let gravity = GravityPosition::new(
+        geometry.rows(),
+        geometry.cols(),
+        geometry.k(),
+        position.cells().to_vec(),
+        Some(position.to_move()),
+    )
+    .expect("a legal position of the engine is a legal gravity position");
+    let analysis = analyze(&gravity, limits);
+    let empty = position.empty_count();
+    let mut moves: Vec<MoveScore> = analysis
+        .columns
+        .iter()
+        .map(|c| {
+            MoveScore::new(
+                c.cell,
+                c.value.evaluation(geometry.cells()),
+                scoring,
+                geometry,
+                empty,
+            )
+        })
+        .collect();
+    moves.sort_unstable_by_key(|m| m.index);
+    Analysis::from_moves(moves, analysis.nodes, None)
 }
 
 /// The built-in book, when `position` is on the board it is for.
