@@ -405,3 +405,43 @@ async fn the_mcp_tools_speak_gravity() {
         "{refused}"
     );
 }
+
+#[tokio::test]
+async fn every_gravity_geometry_answers_a_legal_move_in_bounded_time() {
+    let app = TestApp::new();
+    let mut geometries: Vec<(usize, usize, usize)> = Vec::new();
+    for rows in 1..=4 {
+        for cols in 1..=4 {
+            for k in 1..=rows.max(cols) {
+                geometries.push((rows, cols, k));
+            }
+        }
+    }
+    geometries.extend([
+        (10, 10, 4),
+        (11, 10, 5),
+        (10, 11, 4),
+        (15, 7, 4),
+        (7, 15, 15),
+        (1, 15, 4),
+        (15, 1, 3),
+    ]);
+    for (rows, cols, k) in geometries {
+        let body = json!({"board": ".".repeat(rows * cols), "rows": rows, "cols": cols, "k": k,
+            "gravity": true, "moves": true, "time_limit_ms": 100});
+        let context = format!("{rows} x {cols}, k = {k}");
+        let answer = app.post_move(&body).await.ok_json(&context);
+        let index = answer["index"].as_u64().unwrap() as usize;
+        assert_eq!(
+            index / cols,
+            rows - 1,
+            "{context}: the bottom row, {answer}"
+        );
+        assert_eq!(answer["column"], index % cols, "{context}: {answer}");
+        assert_eq!(
+            answer["moves"].as_array().unwrap().len(),
+            cols,
+            "{context}: {answer}"
+        );
+    }
+}
