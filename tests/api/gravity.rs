@@ -99,6 +99,17 @@ async fn the_empty_connect_four_board_answers_the_centre_with_index_and_column_e
         assert_eq!(entry["index"], 35 + c, "the bottom row: {entry}");
         assert_eq!(entry["exact"], true, "{entry}");
     }
+    // The GET twin takes the same option.
+    let uri = format!(
+        "/v1/move?board={}&rows=6&cols=7&k=4&gravity=true",
+        ".".repeat(42)
+    );
+    let got = app.get(&uri).await.ok_json(&uri);
+    assert_eq!(
+        (&got["index"], &got["column"]),
+        (&json!(38), &json!(3)),
+        "{got}"
+    );
     // Classic scoring: +10 / -10 / 0, the same outcomes.
     let mut classic = body.clone();
     classic["scoring"] = json!("classic");
