@@ -2,6 +2,7 @@
   'use strict';
 
   const TIME_LIMIT_MS = 800;          // search budget on boards larger than 3 × 3
+  const GRAVITY_TIME_LIMIT_MS = 3000; // Connect Four: long enough to prove most positions
   const REQUEST_TIMEOUT_MS = 20000;   // give up on a request after this long
 
   const $ = (id) => document.getElementById(id);
@@ -15,6 +16,7 @@
   const sideSel = $('side');
   const diffSel = $('difficulty');
   const analysisBox = $('analysis');
+  const columnScoresEl = $('column-scores');
   const undoBtn = $('undo');
 
   const other = (p) => (p === 'X' ? 'O' : 'X');
@@ -22,6 +24,7 @@
   // The whole state of the page.
   const game = {
     rows: 3, cols: 3, k: 3,
+    gravity: false,       // Connect Four: a mark drops to the lowest free cell of its column
     human: 'X',
     cells: [],            // null, 'X' or 'O'
     history: [],          // snapshots of `cells` taken before each human move
@@ -42,7 +45,15 @@
 
   // The board as the API's canonical array: marks, and each empty cell's own index.
   const wireBoard = (cells) => cells.map((c, i) => (c === null ? i : c));
-  const positionKey = (cells) => `${game.rows}x${game.cols}x${game.k}:` + cells.map((c) => c || '.').join('');
+  const positionKey = (cells) => `${game.rows}x${game.cols}x${game.k}${game.gravity ? 'g' : ''}:` + cells.map((c) => c || '.').join('');
+
+  // On a gravity board, the cell where a mark dropped in `column` lands, or null when it is full.
+  function landing(cells, column) {
+    for (let r = game.rows - 1; r >= 0; r--) {
+      if (cells[r * game.cols + column] === null) return r * game.cols + column;
+    }
+    return null;
+  }
 
   // The line of k through `index` for the mark there, or null.
   function lineThrough(cells, index) {
@@ -80,8 +91,17 @@
     const { rows, cols } = game;
     boardEl.textContent = '';
     // The column count is a class (no style attribute: the page's CSP allows no inline styles).
-    boardEl.className = `cols-${cols} ` + (cols <= 3 ? 'size-s' : cols <= 5 ? 'size-m' : cols <= 7 ? 'size-l' : 'size-xl');
-    boardEl.setAttribute('aria-label', `Board, ${rows} rows by ${cols} columns, ${game.k} in a row wins`);
+    boardEl.className = `cols-${cols} ` + (cols <= 3 ? 'size-s' : cols <= 5 ? 'size-m' : cols <= 7 ? 'size-l' : 'size-xl') + (game.gravity ? ' gravity' : '');
+    boardEl.setAttribute('aria-label', `Board, ${rows} rows by ${cols} columns, ${game.k} in a row wins` + (game.gravity ? ', marks drop to the lowest free cell of their column' : ''));
+    columnScoresEl.textContent = '';
+    if (game.gravity) {
+      for (let c = 0; c < cols; c++) {
+        const s = document.createElement('span');
+        s.setAttribute('role', 'listitem');
+        s.dataset.column = String(c);
+        columnScoresEl.appendChild(s);
+      }
+    }
     buttons = [];
     for (let i = 0; i < rows * cols; i++) {
       const b = document.createElement('button');
@@ -153,7 +173,8 @@
       b.setAttribute('aria-label', `Row ${r}, column ${c}, ${mark || 'empty'}`);
       // Never the `disabled` attribute: a taken cell stays focusable and is read out, it just
       // does nothing when pressed (see the click handler).
-      b.setAttribute('aria-disabled', String(!!mark || !playable));
+      const closed = game.gravity ? game.cells[i % cols] !== null : !!mark;
+      b.setAttribute('aria-disabled', String(closed || !playable));
       b.classList.toggle('win', winning.has(i));
       b.classList.toggle('last', game.last === i && !winning.has(i));
       const entry = mark ? null : table.get(i);
@@ -169,7 +190,15 @@
           b.textContent = '';
           const span = document.createElement('span');
           span.className = 'mark';
-          span.textContent = mark;
+          if (game.gravity) {
+            // A disc with its letter, dropping in when it is the newest.
+            const letter = document.createElement('span');
+            letter.textContent = mark;
+            span.appendChild(letter);
+            span.classList.toggle('drop', game.last === i);
+          } else {
+            span.textContent = mark;
+          }
           b.appendChild(span);
         }
       } else {
@@ -191,10 +220,29 @@
         }
       }
     });
+    renderColumnScores(showScores ? table : null, best, allEqual);
     updateTabStop();
     undoBtn.disabled = game.history.length === 0 || game.phase === 'ai';
     statusEl.textContent = statusText();
     renderNote(showScores);
+  }
+
+  // Connect Four: each column's score above it (the move of dropping a mark there).
+  function renderColumnScores(table, best, allEqual) {
+    columnScoresEl.hidden = !game.gravity || !table;
+    if (columnScoresEl.hidden) return;
+    [...columnScoresEl.children].forEach((s, c) => {
+      const i = landing(game.cells, c);
+      const entry = i === null ? null : table.get(i);
+      s.className = entry ? entry.outcome : 'full';
+      s.classList.toggle('best', !!entry && entry.score === best && !allEqual);
+      s.textContent = entry ? formatScore(entry) : '\u2013';
+      if (entry) s.dataset.score = String(entry.score);
+      else delete s.dataset.score;
+      const what = entry ? describeScore(entry, game.human) : 'full';
+      s.title = `Column ${c + 1}: ${what}`;
+      s.setAttribute('aria-label', `Column ${c + 1}: ${what}`);
+    });
   }
 
   function statusText() {
@@ -282,7 +330,10 @@
   boardEl.addEventListener('click', (e) => {
     const t = e.target.closest('.cell');
     if (!t || !isOpen(t)) return;
-    humanMove(Number(t.dataset.index));
+    const index = Number(t.dataset.index);
+    // Connect Four: a click anywhere in a column drops a mark there.
+    const target = game.gravity ? landing(game.cells, index % game.cols) : index;
+    if (target !== null) humanMove(target);
   });
 
   // ---------------------------------------------------------------- the API
@@ -290,7 +341,9 @@
   async function apiOnce(body, controller) {
     const request = Object.assign({ board: wireBoard(body.cells) }, body);
     delete request.cells;
-    if (game.rows !== 3 || game.cols !== 3 || game.k !== 3) {
+    if (game.gravity) {
+      Object.assign(request, { rows: game.rows, cols: game.cols, k: game.k, gravity: true, time_limit_ms: GRAVITY_TIME_LIMIT_MS });
+    } else if (game.rows !== 3 || game.cols !== 3 || game.k !== 3) {
       Object.assign(request, { rows: game.rows, cols: game.cols, k: game.k, time_limit_ms: TIME_LIMIT_MS });
     }
     const timer = setTimeout(() => controller.abort(new DOMException('timed out', 'TimeoutError')), REQUEST_TIMEOUT_MS);
@@ -401,9 +454,10 @@
     const result = resultAfter(game.cells, index);
     if (result) {
       finish(result);
+      const move = game.gravity ? `drops in column ${(index % game.cols) + 1}` : `takes ${index}`;
       explanationEl.textContent = result.winner
-        ? `${game.human} takes ${index} and completes a line.`
-        : `${game.human} takes ${index}, the last free cell.`;
+        ? `${game.human} ${move} and completes a line.`
+        : `${game.human} ${move}, the last free cell.`;
       return;
     }
     aiMove(boardHadFocus);
@@ -487,15 +541,16 @@
   }
 
   function readSettings() {
-    const [rows, cols, k] = sizeSel.value.split('x').map(Number);
-    return { rows, cols, k, human: sideSel.value === 'O' ? 'O' : 'X' };
+    const gravity = sizeSel.value.endsWith('g');
+    const [rows, cols, k] = sizeSel.value.replace(/g$/, '').split('x').map(Number);
+    return { rows, cols, k, gravity, human: sideSel.value === 'O' ? 'O' : 'X' };
   }
 
   function newGame() {
     abortRequests();
     clearError();
     const s = readSettings();
-    const resized = s.rows !== game.rows || s.cols !== game.cols || s.k !== game.k || buttons.length === 0;
+    const resized = s.rows !== game.rows || s.cols !== game.cols || s.k !== game.k || s.gravity !== game.gravity || buttons.length === 0;
     Object.assign(game, s);
     game.cells = new Array(s.rows * s.cols).fill(null);
     game.history = [];

@@ -7,6 +7,7 @@ pub mod problem;
 pub mod rate_limit;
 pub mod wire;
 
+mod connect4_route;
 mod docs;
 mod extract;
 mod health;
@@ -230,6 +231,7 @@ struct ApiDoc;
 fn api_router() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(move_route::router())
+        .merge(connect4_route::router())
         .merge(play_route::router())
         .merge(health::router())
 }

@@ -86,6 +86,8 @@ struct MoveQuery {
     /// Marks in a row to win (default 3).
     #[param(value_type = Option<i32>, minimum = 1, maximum = 15)]
     k: Option<u64>,
+    /// Gravity (default false): marks drop to the lowest empty cell of their column.
+    gravity: Option<bool>,
     /// Deepest search in plies.
     #[param(value_type = Option<i32>, minimum = 1)]
     max_depth: Option<u32>,
@@ -141,6 +143,7 @@ async fn get_move(
         rows: query.rows,
         cols: query.cols,
         k: query.k,
+        gravity: query.gravity.unwrap_or(false),
         max_depth: query.max_depth,
         time_limit_ms: query.time_limit_ms,
         difficulty: query.difficulty.unwrap_or_default(),
@@ -295,11 +298,15 @@ fn limits(
         // The work budget usually stops the search before the clock on an unloaded machine, so
         // the same request gets the same answer; the deadline is the hard stop under load.
         deadline: Some(deadline),
-        max_work: Some(SearchLimits::work_at_rate(
-            request.position.geometry(),
-            time_limit_ms(request, settings),
-            settings.search_work_rate,
-        )),
+        // The gravity solver proves values, whatever the order it searches in, so it runs to the
+        // deadline: a work budget would only cut proofs short.
+        max_work: (!request.position.geometry().is_gravity()).then(|| {
+            SearchLimits::work_at_rate(
+                request.position.geometry(),
+                time_limit_ms(request, settings),
+                settings.search_work_rate,
+            )
+        }),
         all_moves: request.moves || request.scoring == Scoring::Classic,
         cancel,
     }
@@ -333,7 +340,12 @@ fn answer(request: &ValidRequest, options: &SuggestOptions) -> Vec<u8> {
     if suggestion.analysis.nodes > 0 {
         metrics::counter!("minimax_search_nodes_total").increment(suggestion.analysis.nodes);
     }
-    let response = MoveResponse::new(suggestion, request.moves, &request.style);
+    let response = MoveResponse::new(
+        suggestion,
+        request.moves,
+        &request.style,
+        request.position.geometry(),
+    );
     let mut body = Vec::with_capacity(1024);
     serde_json::to_writer(&mut body, &response).expect("a response serializes");
     body

@@ -32,10 +32,16 @@ pub struct PlayRequest {
     #[schema(value_type = Board)]
     pub board: Value,
     /// The cell to play, a row-major index from 0 (the `index` that `POST /v1/move` answers).
-    /// `cell`, its former name, is still accepted.
-    #[serde(alias = "cell")]
+    /// `cell`, its former name, is still accepted. Give `index` or, on a gravity board,
+    /// `column`.
+    #[serde(default, alias = "cell")]
     #[schema(minimum = 0, maximum = 224)]
-    pub index: usize,
+    pub index: Option<usize>,
+    /// On a gravity board, the column to drop a mark in, from 0 (the `column` that `POST
+    /// /v1/move` answers): an alternative to `index`. When both are given they must agree.
+    #[serde(default)]
+    #[schema(minimum = 0, maximum = 14)]
+    pub column: Option<usize>,
     /// The side that plays the move. Inferred when absent or null (the side with fewer marks, X when
     /// the counts are equal); when given it must agree with the counts.
     pub player: Option<Player>,
@@ -48,6 +54,10 @@ pub struct PlayRequest {
     /// Marks in a row needed to win, 1..=max(rows, cols) (3 when absent or null).
     #[schema(value_type = Option<i32>, minimum = 1, maximum = 15)]
     pub k: Option<u64>,
+    /// Gravity (false when absent or null): marks drop to the lowest empty cell of their
+    /// column, as in Connect Four.
+    #[serde(default)]
+    pub gravity: Option<bool>,
 }
 
 /// The body of `POST /v1/status` and the input of the MCP tool `game_status`. Every optional field
@@ -71,6 +81,10 @@ pub struct StatusRequest {
     /// Marks in a row needed to win, 1..=max(rows, cols) (3 when absent or null).
     #[schema(value_type = Option<i32>, minimum = 1, maximum = 15)]
     pub k: Option<u64>,
+    /// Gravity (false when absent or null): marks drop to the lowest empty cell of their
+    /// column, as in Connect Four.
+    #[serde(default)]
+    pub gravity: Option<bool>,
 }
 
 /// The answer of `POST /v1/play`: the board after the move and the game's state.
@@ -86,6 +100,9 @@ pub struct PlayResponse {
     pub board: RenderedBoard,
     /// The cell played.
     pub index: usize,
+    /// The column played, from 0 (gravity boards only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<usize>,
     /// The side that played it.
     pub player: Player,
     /// The game after the move: in play, won (with the winner and the line) or drawn.
@@ -125,17 +142,54 @@ pub struct StatusResponse {
 fn position(
     board: Value,
     player: Option<Player>,
-    rows: Option<u64>,
-    cols: Option<u64>,
-    k: Option<u64>,
+    (rows, cols, k): (Option<u64>, Option<u64>, Option<u64>),
+    gravity: Option<bool>,
 ) -> Result<ValidRequest, ApiError> {
     ValidRequest::try_from(MoveRequest {
         player,
         rows,
         cols,
         k,
+        gravity: gravity.unwrap_or(false),
         ..MoveRequest::for_board(board)
     })
+}
+
+/// The cell a play request names: its `index`, or where a mark dropped in its `column` lands.
+fn cell_to_play(request: &PlayRequest, valid: &ValidRequest) -> Result<usize, ApiError> {
+    let geometry = valid.position.geometry();
+    let Some(column) = request.column else {
+        return request.index.ok_or_else(|| {
+            ApiError::invalid(
+                ProblemCode::InvalidRequest,
+                "/index",
+                "give the cell to play as `index` (or, on a gravity board, `column`)",
+            )
+        });
+    };
+    if !geometry.is_gravity() {
+        return Err(ApiError::invalid(
+            ProblemCode::InvalidRequest,
+            "/column",
+            "`column` is for gravity boards; give the cell to play as `index`",
+        ));
+    }
+    let invalid = |detail: String| ApiError::invalid(ProblemCode::InvalidMove, "/column", detail);
+    if column >= geometry.cols() {
+        return Err(invalid(format!(
+            "there is no column {column}: the board has columns 0 to {}",
+            geometry.cols() - 1
+        )));
+    }
+    let cell = geometry
+        .landing_cell(valid.position.cells(), column)
+        .ok_or_else(|| invalid(format!("column {column} is full")))?;
+    match request.index {
+        Some(index) if index != cell => Err(invalid(format!(
+            "index {index} and column {column} disagree: a mark dropped in column {column} lands on cell {cell}"
+        ))),
+        _ => Ok(cell),
+    }
 }
 
 fn deserialize<T: serde::de::DeserializeOwned>(input: Value) -> Result<T, ApiError> {
@@ -153,22 +207,25 @@ fn deserialize<T: serde::de::DeserializeOwned>(input: Value) -> Result<T, ApiErr
 ///
 /// # Errors
 /// The same 422 problems as `POST /v1/move` for the board (a finished game is `game_over`), and
-/// `invalid_move` (pointer `/index`) for a cell that is off the board or taken.
+/// `invalid_move` (pointer `/index`, or `/column`) for a cell that is off the board, taken or,
+/// on a gravity board, above an empty cell, or for a column that is missing or full.
 pub fn play(input: Value) -> Result<PlayResponse, ApiError> {
     let request: PlayRequest = deserialize(input)?;
     let valid = position(
-        request.board,
+        request.board.clone(),
         request.player,
-        request.rows,
-        request.cols,
-        request.k,
+        (request.rows, request.cols, request.k),
+        request.gravity,
     )?;
+    let index = cell_to_play(&request, &valid)?;
+    let geometry = valid.position.geometry();
     let played = valid
         .position
-        .try_play(request.index)
+        .try_play(index)
         .map_err(|e| ApiError::invalid(ProblemCode::InvalidMove, "/index", e.to_string()))?;
     Ok(PlayResponse {
-        index: request.index,
+        index,
+        column: geometry.is_gravity().then(|| geometry.column_of(index)),
         player: valid.position.to_move(),
         status: GameStatus::of(played.result.as_ref()),
         to_move: played.next.as_ref().map(|next| next.to_move()),
@@ -198,9 +255,8 @@ pub fn status(input: Value) -> Result<StatusResponse, ApiError> {
     match position(
         request.board,
         request.player,
-        request.rows,
-        request.cols,
-        request.k,
+        (request.rows, request.cols, request.k),
+        request.gravity,
     ) {
         Ok(valid) => {
             let (x_count, o_count) = counts(valid.position.cells());

@@ -260,7 +260,8 @@ impl ProblemCode {
     pub const fn for_position(error: &PositionError) -> Self {
         match error {
             PositionError::WrongLength { .. } => Self::InvalidBoard,
-            PositionError::UnbalancedCounts { .. }
+            PositionError::Floating { .. }
+            | PositionError::UnbalancedCounts { .. }
             | PositionError::BothHaveLines
             | PositionError::WinnerDidNotMoveLast { .. }
             | PositionError::DisjointLines { .. } => Self::ImpossiblePosition,

@@ -72,6 +72,10 @@ pub fn immediate_wins(geometry: Geometry, cells: &[Option<Player>], player: Play
             empty
         })
         .collect();
+    if geometry.is_gravity() {
+        let playable = geometry.playable_cells(cells);
+        wins.retain(|i| playable.contains(i));
+    }
     wins.sort_unstable();
     wins.dedup();
     wins

@@ -52,6 +52,9 @@ pub fn explanation(
     result: Option<&GameResult>,
     pv: &[usize],
 ) -> String {
+    if position.geometry().is_gravity() {
+        return gravity_explanation(position, chosen, result);
+    }
     let me = position.to_move();
     let them = me.opponent();
     let i = chosen.index;
@@ -169,4 +172,62 @@ fn winning_lines(geometry: Geometry, result: &GameResult, last: usize) -> String
         .map(|line| line_name(geometry, line))
         .collect();
     names.join(" and ")
+}
+
+/// The sentence for a gravity board, columns counted from 1 as people count them: "X drops in
+/// column 4 and wins by the 41st move." The move numbers count every mark since the empty board.
+fn gravity_explanation(
+    position: &Position,
+    chosen: &MoveScore,
+    result: Option<&GameResult>,
+) -> String {
+    let geometry = position.geometry();
+    let me = position.to_move();
+    let column = geometry.column_of(chosen.index) + 1;
+    let played = geometry.cells() - position.empty_count();
+    let drops = format!("{me} drops in column {column}");
+    if let Some(result) = result {
+        return match result.winner {
+            Some(_) => {
+                let lines = winning_lines(geometry, result, chosen.index);
+                format!("{drops} and wins at once, completing {lines}.")
+            }
+            None => format!("{drops}, filling the board; the game is a draw."),
+        };
+    }
+    match chosen.value {
+        Value::Proven {
+            outcome: Outcome::Win,
+            plies,
+            ..
+        } => format!(
+            "{drops} and wins by the {} move.",
+            ordinal(played + plies as usize)
+        ),
+        Value::Proven {
+            outcome: Outcome::Loss,
+            plies,
+            ..
+        } => format!(
+            "{drops}; with best play {} wins by the {} move.",
+            me.opponent(),
+            ordinal(played + plies as usize)
+        ),
+        Value::Proven { .. } => format!("{drops}; with best play the game is a draw."),
+        Value::Estimate(_) => {
+            format!("{drops}; the search could not prove the outcome within its time limit.")
+        }
+    }
+}
+
+/// `n` as an English ordinal: 1st, 2nd, 3rd, 4th, 11th, 21st...
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }

@@ -3,6 +3,8 @@ use std::sync::{Mutex, OnceLock};
 
 use thiserror::Error;
 
+use super::Player;
+
 /// The shape of an m,n,k game: a `rows` × `cols` board where `k` in a row (horizontally,
 /// vertically or diagonally) wins. Tic-tac-toe is 3,3,3.
 ///
@@ -18,6 +20,7 @@ pub struct Geometry {
     rows: u8,
     cols: u8,
     k: u8,
+    gravity: bool,
 }
 
 /// Why a `rows`, `cols`, `k` triple is not a supported game.
@@ -47,6 +50,16 @@ pub enum GeometryError {
         /// The longest line the board can hold.
         max: u8,
     },
+    /// A gravity board too large for the gravity solver.
+    #[error(
+        "a gravity board takes (rows + 1) × cols of at most 128 (10 × 10 fits), got {rows} × {cols}"
+    )]
+    Gravity {
+        /// The rows asked for.
+        rows: u8,
+        /// The columns asked for.
+        cols: u8,
+    },
 }
 
 impl Geometry {
@@ -55,6 +68,7 @@ impl Geometry {
         rows: 3,
         cols: 3,
         k: 3,
+        gravity: false,
     };
 
     /// The largest supported number of rows or columns (gomoku's 15 × 15).
@@ -83,6 +97,7 @@ impl Geometry {
             rows: rows as u8,
             cols: cols as u8,
             k: k as u8,
+            gravity: false,
         })
     }
 
@@ -119,7 +134,69 @@ impl Geometry {
     /// Whether this is plain 3 × 3 tic-tac-toe, answered from the solved table.
     #[must_use]
     pub const fn is_tic_tac_toe(self) -> bool {
-        self.rows == 3 && self.cols == 3 && self.k == 3
+        self.rows == 3 && self.cols == 3 && self.k == 3 && !self.gravity
+    }
+
+    /// This geometry with gravity on or off: on a gravity board a mark drops to the lowest empty
+    /// cell of its column (Connect Four is 6 rows, 7 columns, k = 4).
+    ///
+    /// ```
+    /// use minimax_move::engine::Geometry;
+    /// let connect_four = Geometry::new(6, 7, 4).unwrap().with_gravity(true).unwrap();
+    /// assert!(connect_four.is_gravity());
+    /// assert!(Geometry::new(15, 15, 5).unwrap().with_gravity(true).is_err());
+    /// ```
+    ///
+    /// # Errors
+    /// [`GeometryError::Gravity`] when gravity is asked for on a board over `(rows + 1) × cols
+    /// = 128`.
+    pub fn with_gravity(self, gravity: bool) -> Result<Self, GeometryError> {
+        if gravity && (self.rows() + 1) * self.cols() > crate::engine::gravity::MAX_BITS {
+            return Err(GeometryError::Gravity {
+                rows: self.rows,
+                cols: self.cols,
+            });
+        }
+        Ok(Self { gravity, ..self })
+    }
+
+    /// Whether marks drop to the lowest empty cell of their column.
+    #[must_use]
+    pub const fn is_gravity(self) -> bool {
+        self.gravity
+    }
+
+    /// The column of `index`, from 0.
+    #[must_use]
+    pub const fn column_of(self, index: usize) -> usize {
+        index % self.cols()
+    }
+
+    /// The cells a move can take in `cells`: every empty cell, or on a gravity board the lowest
+    /// empty cell of each column that is not full, in increasing order.
+    #[must_use]
+    pub fn playable_cells(self, cells: &[Option<Player>]) -> Vec<usize> {
+        if !self.gravity {
+            return (0..cells.len()).filter(|&i| cells[i].is_none()).collect();
+        }
+        let mut playable: Vec<usize> = (0..self.cols())
+            .filter_map(|c| self.landing_cell(cells, c))
+            .collect();
+        playable.sort_unstable();
+        playable
+    }
+
+    /// The cell where a mark dropped in `column` lands on a gravity board, `None` when the
+    /// column is full or off the board.
+    #[must_use]
+    pub fn landing_cell(self, cells: &[Option<Player>], column: usize) -> Option<usize> {
+        if column >= self.cols() {
+            return None;
+        }
+        (0..self.rows())
+            .rev()
+            .map(|r| r * self.cols() + column)
+            .find(|&i| cells.get(i) == Some(&None))
     }
 
     /// Every winning line (each run of `k` cells in a row, column or diagonal), as cell indices in

@@ -32,6 +32,7 @@ mod core;
 mod explain;
 mod geometry;
 mod gomoku;
+pub mod gravity;
 mod player;
 mod position;
 pub mod renju;

@@ -45,6 +45,14 @@ pub struct CompactCellError {
 /// Why a board is not a position the engine can move from.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum PositionError {
+    /// On a gravity board, a mark above an empty cell of its column.
+    #[error(
+        "cell {index} holds a mark above an empty cell; on a gravity board every mark rests on the bottom row or on another mark"
+    )]
+    Floating {
+        /// The floating mark's cell.
+        index: usize,
+    },
     /// The number of cells is not `rows * cols`.
     #[error("the board has {actual} cells, but rows × cols = {expected}")]
     WrongLength {
@@ -155,6 +163,9 @@ impl Position {
                 expected: geometry.cells(),
                 actual: cells.len(),
             });
+        }
+        if let Some(index) = floating_cell(geometry, &cells) {
+            return Err(PositionError::Floating { index });
         }
         let x = cells.iter().filter(|&&c| c == Some(Player::X)).count();
         let o = cells.iter().filter(|&&c| c == Some(Player::O)).count();
@@ -268,12 +279,18 @@ impl Position {
         self.to_move
     }
 
-    /// Indices of the empty cells, ascending.
+    /// Indices of the cells a move can take, ascending: the empty cells, or on a gravity board
+    /// the lowest empty cell of each column that is not full.
     pub fn empty_cells(&self) -> impl Iterator<Item = usize> + '_ {
+        let gravity = self
+            .geometry
+            .is_gravity()
+            .then(|| self.geometry.playable_cells(&self.cells));
         self.cells
             .iter()
             .enumerate()
             .filter_map(|(i, c)| c.is_none().then_some(i))
+            .filter(move |i| gravity.as_ref().is_none_or(|g| g.contains(i)))
     }
 
     /// Number of empty cells.
@@ -293,6 +310,15 @@ impl Position {
                 cells: self.cells.len(),
             }),
             Some(Some(_)) => Err(PlayError::Occupied { index }),
+            Some(None)
+                if self.geometry.is_gravity()
+                    && self
+                        .geometry
+                        .landing_cell(&self.cells, self.geometry.column_of(index))
+                        != Some(index) =>
+            {
+                Err(PlayError::Floating { index })
+            }
             Some(None) => {
                 let mut cells = self.cells.clone();
                 cells[index] = Some(self.to_move);
@@ -343,6 +369,23 @@ pub enum PlayError {
         /// The index asked for.
         index: usize,
     },
+    /// On a gravity board, the cell is above an empty cell of its column.
+    #[error(
+        "cell {index} is above an empty cell; on a gravity board a mark drops to the lowest empty cell of its column"
+    )]
+    Floating {
+        /// The index asked for.
+        index: usize,
+    },
+}
+
+/// On a gravity board, the first mark (by index) above an empty cell of its column.
+fn floating_cell(geometry: Geometry, cells: &[Option<Player>]) -> Option<usize> {
+    if !geometry.is_gravity() {
+        return None;
+    }
+    let cols = geometry.cols();
+    (0..cells.len().saturating_sub(cols)).find(|&i| cells[i].is_some() && cells[i + cols].is_none())
 }
 
 impl fmt::Display for Position {

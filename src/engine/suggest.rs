@@ -63,7 +63,7 @@ impl Suggestion {
     }
 }
 
-/// Analyses a position: the solved table on 3 × 3, the big-board engine on boards of 100 cells or
+/// Analyses a position: the gravity solver on gravity boards, the solved table on 3 × 3, the big-board engine on boards of 100 cells or
 /// more with `k` from 4 to 6, otherwise the small-board solver, both searches within `limits`.
 ///
 /// ```
@@ -76,7 +76,9 @@ impl Suggestion {
 /// ```
 #[must_use]
 pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> Analysis {
-    if position.geometry().is_tic_tac_toe() {
+    if position.geometry().is_gravity() {
+        super::gravity::analyze_position(position, scoring, limits)
+    } else if position.geometry().is_tic_tac_toe() {
         super::solved::analyze(position, scoring)
     } else if super::gomoku::applies(position) {
         super::gomoku::analyze(position, scoring, limits)

@@ -1,8 +1,10 @@
 //! The HTTP API through the production router (`app(state).oneshot(request)`), over a real
 //! socket, and the real binary as a container runs it (`process`).
 
+mod connect4;
 mod errors;
 mod formats;
+mod gravity;
 mod helpers;
 mod mcp;
 mod moves;

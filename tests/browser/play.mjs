@@ -1037,6 +1037,49 @@ async function main() {
     check('5x5 as O: the AI opens', ph3 === 'human' && m5.length === 25 && m5.filter((m) => m === 'X').length === 1, `phase ${ph3}`);
   }
 
+  // --- Connect Four: a click anywhere in a column drops the mark to its lowest free cell, the AI
+  // answers with a mark that rests on another or on the bottom row, scores are shown per column
+  {
+    const resting = (marks) => marks.every((m, i) => m === null || i + 7 >= 42 || marks[i + 7] !== null);
+    const ph = await newGame(page, { size: '6x7x4g', side: 'X' });
+    let cells = await readBoard(page);
+    const gravityClass = await page.$eval('#board', (b) => b.classList.contains('gravity'));
+    check('connect four: 42 cells on a gravity board, the human to move', cells.length === 42 && gravityClass && ph === 'human', `${cells.length} cells, phase ${ph}`);
+    await page.click('#board button[data-index="0"]');
+    const ph2 = await settle(page);
+    cells = await readBoard(page);
+    let marks = marksOf(cells);
+    check('connect four: a click on the top cell drops X to the bottom of column 1', marks[35] === 'X' && marks[0] === null, JSON.stringify(marks));
+    check('connect four: the AI answers one mark, resting on the bottom row or another mark', ph2 === 'human' && marks.filter((m) => m === 'O').length === 1 && resting(marks), `phase ${ph2}, ${JSON.stringify(marks)}`);
+    const drops = await page.$$eval('#board .mark.drop', (els) => els.length);
+    check('connect four: the newest mark drops in', drops >= 1, `${drops} dropping marks`);
+    const expl = ((await page.textContent('#explanation')) || '').trim();
+    check('connect four: the explanation names the column the AI dropped in', /^O drops in column [1-7]\b/.test(expl), expl);
+    const full = marks.map((m, i) => (m ? i : -1)).filter((i) => i >= 0);
+
+    await page.check('#analysis');
+    await page.waitForFunction(() => {
+      const strip = document.getElementById('column-scores');
+      return !strip.hidden && strip.querySelectorAll('[data-score]').length === 7;
+    }, null, { timeout: STEP_MS });
+    const strip = await page.$$eval('#column-scores > span', (els) => els.map((e) => ({ text: e.textContent, score: e.dataset.score, outcome: e.className.split(' ')[0], label: e.getAttribute('aria-label') })));
+    check('connect four: seven column scores above the board, each labelled by its column', strip.length === 7 && strip.every((e, c) => e.label.startsWith(`Column ${c + 1}:`)), JSON.stringify(strip));
+    cells = await readBoard(page);
+    marks = marksOf(cells);
+    const landingOf = (c) => { for (let r = 5; r >= 0; r--) if (marks[r * 7 + c] === null) return r * 7 + c; return null; };
+    const same = strip.every((e, c) => cells[landingOf(c)].score === e.score);
+    check('connect four: each column\'s score is the one shown in its landing cell', same, JSON.stringify(strip.map((e) => e.score)));
+    const api = await apiMove(base, { board: marks.map((m, i) => m || i), rows: 6, cols: 7, k: 4, gravity: true, player: 'X', moves: true, time_limit_ms: 3000 });
+    const mismatches = api.moves.filter((m) => m.exact && strip[m.column].outcome !== 'unknown' && Number(strip[m.column].score) !== m.score);
+    check('connect four: proven column scores match the API\'s move table', api.moves.length === 7 && api.moves.every((m) => m.index === landingOf(m.column)) && mismatches.length === 0, JSON.stringify(mismatches));
+    await page.uncheck('#analysis');
+    // A click on a taken cell of a column that is not full still drops into that column.
+    await page.click(`#board button[data-index="${full[0]}"]`, { force: true });
+    await settle(page);
+    marks = marksOf(await readBoard(page));
+    check('connect four: clicking a taken cell drops into its column', marks.filter(Boolean).length === 4 && marks[full[0] - 7] !== null && resting(marks), JSON.stringify(marks));
+  }
+
   // --- screenshots: desktop (docs/screenshot.png) and phone (artifacts/phone.png)
   {
     await newGame(page, { size: '3x3x3', side: 'X' });

@@ -6,6 +6,7 @@ mod cancel;
 mod every_size;
 mod golden;
 mod gomoku;
+mod gravity;
 mod mnk;
 mod oracle_3x3;
 mod properties;

@@ -32,9 +32,13 @@ pub(super) fn answer_text(tool: &str, arguments: &Value, answer: &Value) -> Stri
             )
         }
         "apply_move" => format!(
-            "{} played cell {}. {}{}\nBoard after the move:\n{}",
+            "{} played cell {}{}. {}{}\nBoard after the move:\n{}",
             answer["player"].as_str().unwrap_or("?"),
             answer["index"],
+            answer["column"]
+                .as_u64()
+                .map(|c| format!(" (column {c})"))
+                .unwrap_or_default(),
             status(&answer["status"]),
             answer["to_move"]
                 .as_str()
@@ -84,9 +88,13 @@ fn outcome(entry: &Value) -> String {
 /// The chosen move with its score and outcome.
 fn chosen_move(answer: &Value) -> String {
     format!(
-        "{} plays {}: score {}, outcome {}.",
+        "{} plays {}{}: score {}, outcome {}.",
         answer["player"].as_str().unwrap_or("?"),
         answer["index"],
+        answer["column"]
+            .as_u64()
+            .map(|c| format!(" (column {c})"))
+            .unwrap_or_default(),
         answer["score"],
         outcome(answer)
     )

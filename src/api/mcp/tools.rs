@@ -29,8 +29,10 @@ pub(super) const TOOLS: [ToolSpec; 3] = [
          string such as \"O.XX.X.OO\"; give rows, cols and k for other boards. Returns the cell to \
          play (index), its minimax score and outcome (win/draw/loss with best play), the board \
          after the move, the game status, the expected line of play and a one-sentence \
-         explanation; moves=true adds every legal move with its score. Do not edit boards \
-         yourself: pass the index to apply_move to play it.",
+         explanation; moves=true adds every legal move with its score. gravity=true plays \
+         Connect Four and other gravity games (rows=6, cols=7, k=4 for Connect Four): marks \
+         drop to the lowest empty cell of their column, and answers add the column (from 0). \
+         Do not edit boards yourself: pass the index to apply_move to play it.",
     },
     ToolSpec {
         name: "apply_move",
@@ -39,9 +41,10 @@ pub(super) const TOOLS: [ToolSpec; 3] = [
         description: "Plays one move: a board and a cell index (row-major from 0, as suggest_move \
          answers it) give the board after the move, whether it won (winner and winning line) or \
          drew the game, who moves next (to_move) and the legal moves. The mover is inferred from \
-         the mark counts (or checked against player). Use it instead of editing a board yourself; \
-         errors name the problem (invalid_move for a taken or off-board cell, game_over for a \
-         finished game).",
+         the mark counts (or checked against player). On a gravity board (gravity=true) give \
+         the column (from 0) instead of the index if you like. Use it instead of editing a board \
+         yourself; errors name the problem (invalid_move for a taken, off-board or floating \
+         cell or a full column, game_over for a finished game).",
     },
     ToolSpec {
         name: "game_status",

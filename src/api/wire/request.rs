@@ -10,7 +10,7 @@ use utoipa::{PartialSchema, ToSchema};
 use super::board::{BoardStyle, describe, parse_board};
 use super::schema::Board;
 use crate::api::problem::{ApiError, ProblemCode};
-use crate::engine::{Difficulty, Geometry, Player, Position, Scoring, TieBreak};
+use crate::engine::{Difficulty, Geometry, Player, Position, PositionError, Scoring, TieBreak};
 
 /// Reads an optional field whose `null` means its default, as OpenAI's strict function calling
 /// sends every optional field.
@@ -56,6 +56,13 @@ pub struct MoveRequest {
     #[serde(default)]
     #[schema(value_type = Option<i32>, minimum = 1, maximum = 15)]
     pub k: Option<u64>,
+    /// Gravity (false when absent or null): a mark drops to the lowest empty cell of its
+    /// column, as in Connect Four (`rows: 6, cols: 7, k: 4`); every mark on the board must rest
+    /// on the bottom row or on another mark, and answers add `column` (from 0). Needs
+    /// `(rows + 1) × cols` of at most 128.
+    #[serde(default, deserialize_with = "null_as_default")]
+    #[schema(value_type = Option<bool>)]
+    pub gravity: bool,
     /// Deepest search iteration in plies (larger boards); capped by the server.
     #[serde(default)]
     #[schema(value_type = Option<i32>, minimum = 1)]
@@ -94,6 +101,7 @@ impl MoveRequest {
             rows: None,
             cols: None,
             k: None,
+            gravity: false,
             max_depth: None,
             time_limit_ms: None,
             difficulty: Difficulty::Perfect,
@@ -165,7 +173,8 @@ impl TryFrom<MoveRequest> for ValidRequest {
             request.rows.unwrap_or(3),
             request.cols.unwrap_or(3),
             request.k.unwrap_or(3),
-        )?;
+        )?
+        .with_gravity(request.gravity)?;
         if cells.len() != geometry.cells() {
             let hint = if request.rows.is_none() && request.cols.is_none() {
                 "; send rows, cols and k for boards other than 3 × 3"
@@ -184,7 +193,7 @@ impl TryFrom<MoveRequest> for ValidRequest {
                 ),
             ));
         }
-        let position = Position::new(geometry, cells, request.player)?;
+        let position = Position::new(geometry, cells, request.player).map_err(position_error)?;
         Ok(Self {
             position,
             style,
@@ -196,6 +205,19 @@ impl TryFrom<MoveRequest> for ValidRequest {
             tie_break: request.tie_break,
             seed: request.seed,
         })
+    }
+}
+
+/// The problem for a board the engine refused; a floating mark on a gravity board is named by
+/// its pointer.
+pub(crate) fn position_error(error: PositionError) -> ApiError {
+    match error {
+        PositionError::Floating { index } => ApiError::invalid(
+            ProblemCode::for_position(&error),
+            format!("/board/{index}"),
+            error.to_string(),
+        ),
+        other => other.into(),
     }
 }
 

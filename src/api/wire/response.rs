@@ -6,7 +6,7 @@ use utoipa::ToSchema;
 use super::board::{BoardStyle, RenderedBoard};
 use super::schema::Board;
 use crate::engine::Value as MoveValue;
-use crate::engine::{GameResult, MoveScore, OutcomeOrUnknown, Player, Suggestion};
+use crate::engine::{GameResult, Geometry, MoveScore, OutcomeOrUnknown, Player, Suggestion};
 
 /// In play, won or drawn.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
@@ -66,6 +66,10 @@ impl GameStatus {
 pub struct MoveResponse {
     /// The cell to play, a row-major index from 0.
     pub index: usize,
+    /// Gravity boards only: the column to play, from 0 (`index` is where the mark lands).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 0)]
+    pub column: Option<usize>,
     /// Its score from the mover's view.
     #[schema(value_type = f64)]
     pub score: MoveValue,
@@ -81,7 +85,7 @@ pub struct MoveResponse {
     /// Every legal move with its score, by index (present only when `moves` was true).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Vec<MoveScore>)]
-    pub moves: Option<Vec<MoveScore>>,
+    pub moves: Option<Vec<MoveEntry>>,
     /// The board after the move, written the way the request wrote it.
     #[schema(value_type = Board)]
     pub board: RenderedBoard,
@@ -103,22 +107,67 @@ impl MoveResponse {
     /// The wire form of a suggestion: `moves` includes the move table, `style` writes the board
     /// after the move the way the request wrote it.
     #[must_use]
-    pub fn new(suggestion: Suggestion, moves: bool, style: &BoardStyle) -> Self {
+    pub fn new(
+        suggestion: Suggestion,
+        moves: bool,
+        style: &BoardStyle,
+        geometry: Geometry,
+    ) -> Self {
         let chosen = suggestion.chosen;
         let status = GameStatus::of(suggestion.after.result.as_ref());
+        let column = |index| geometry.is_gravity().then(|| geometry.column_of(index));
         Self {
             index: chosen.index,
+            column: column(chosen.index),
             score: chosen.value,
             player: suggestion.player,
             outcome: OutcomeOrUnknown(chosen.value.outcome()),
             plies: chosen.value.plies(),
             exact: chosen.value.is_exact(),
-            moves: moves.then_some(suggestion.analysis.moves),
+            moves: moves.then(|| {
+                suggestion
+                    .analysis
+                    .moves
+                    .iter()
+                    .map(|&score| MoveEntry {
+                        score,
+                        column: column(score.index),
+                    })
+                    .collect()
+            }),
             board: style.render(suggestion.after.cells),
             status,
             pv: suggestion.pv,
             explanation: suggestion.explanation,
             seed: suggestion.seed,
         }
+    }
+}
+
+/// One entry of the move table: the engine's [`MoveScore`], with its column on a gravity board.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveEntry {
+    /// The move and its value.
+    pub score: MoveScore,
+    /// The column, from 0, on a gravity board.
+    pub column: Option<usize>,
+}
+
+impl Serialize for MoveEntry {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let value = self.score.value;
+        let mut entry = serializer.serialize_struct("MoveEntry", 6)?;
+        entry.serialize_field("index", &self.score.index)?;
+        if let Some(column) = self.column {
+            entry.serialize_field("column", &column)?;
+        } else {
+            entry.skip_field("column")?;
+        }
+        entry.serialize_field("score", &value)?;
+        entry.serialize_field("outcome", &OutcomeOrUnknown(value.outcome()))?;
+        entry.serialize_field("plies", &value.plies())?;
+        entry.serialize_field("exact", &value.is_exact())?;
+        entry.end()
     }
 }

@@ -74,8 +74,9 @@ fn described_ref(name: &str, description: &str) -> Ref {
     reference
 }
 
-/// The move table's entries are the engine's [`MoveScore`]s, written by its serde impl: every
-/// field is always present (`plies` is null when not proven).
+/// The move table's entries are the engine's [`MoveScore`]s, written by its serde impl (with
+/// `column` added on gravity boards): every field is always present (`plies` is null when not
+/// proven).
 impl PartialSchema for MoveScore {
     fn schema() -> RefOr<Schema> {
         let plies = ObjectBuilder::new()
@@ -93,6 +94,15 @@ impl PartialSchema for MoveScore {
                 ObjectBuilder::new()
                     .schema_type(Type::Integer)
                     .description(Some("The cell, a row-major index from 0."))
+                    .minimum(Some(0)),
+            )
+            .property(
+                "column",
+                ObjectBuilder::new()
+                    .schema_type(Type::Integer)
+                    .description(Some(
+                        "Gravity boards only: the column, from 0 (the cell is where a mark dropped there lands).",
+                    ))
                     .minimum(Some(0)),
             )
             .property(

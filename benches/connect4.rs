@@ -1,0 +1,174 @@
+//! The gravity solver on 7 × 6 Connect Four: criterion timings of the book answer and of
+//! solves by depth band, and a side-by-side table against the `connect-four-ai` crate.
+//!
+//! ```text
+//! cargo bench --bench connect4                      # criterion
+//! cargo bench --bench connect4 -- --compare [FILE]  # one pass per band, both solvers, a table;
+//!                                                   # FILE gets the positions (columns from 1)
+//! cargo bench --bench connect4 -- --compare --from FILE...  # the same on the positions in each
+//!                                                   # FILE (a line: the columns played, from 1)
+//! ```
+//!
+//! The positions are random games cut at a band's number of stones, the same on every run
+//! (a fixed seed), never finished and never with a win in one for the side to move.
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use criterion::Criterion;
+use minimax_move::engine::SearchLimits;
+use minimax_move::engine::gravity::{GravityPosition, analyze, solve};
+
+/// (name, fewest stones, most stones, positions).
+const BANDS: [(&str, usize, usize, usize); 3] = [
+    ("endgame", 26, 36, 40),
+    ("midgame", 16, 25, 40),
+    ("opening", 10, 15, 12),
+];
+
+/// Random games: `count` positions with `fewest..=most` stones, in play, no win in one.
+fn positions(seed: u64, fewest: usize, most: usize, count: usize) -> Vec<Vec<usize>> {
+    let mut state = seed;
+    let mut next = move |n: usize| {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        (state.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
+    };
+    let mut out = Vec::new();
+    while out.len() < count {
+        let stones = fewest + next(most - fewest + 1);
+        let mut columns = Vec::new();
+        let mut heights = [0; 7];
+        for _ in 0..stones {
+            let free: Vec<usize> = (0..7).filter(|&c| heights[c] < 6).collect();
+            let c = free[next(free.len())];
+            heights[c] += 1;
+            columns.push(c);
+        }
+        let Ok(position) = GravityPosition::from_moves(6, 7, 4, &columns) else {
+            continue;
+        };
+        let quiet = position.legal_columns().iter().all(|&c| {
+            let mut longer = columns.clone();
+            longer.push(c);
+            GravityPosition::from_moves(6, 7, 4, &longer).is_ok()
+        });
+        if quiet {
+            out.push(columns);
+        }
+    }
+    out
+}
+
+fn moves_string(columns: &[usize]) -> String {
+    columns
+        .iter()
+        .map(|&c| char::from(b'1' + c as u8))
+        .collect()
+}
+
+fn criterion_benches() {
+    let mut c = Criterion::default().configure_from_args().sample_size(10);
+    let empty = GravityPosition::connect_four();
+    c.bench_function("connect4/empty board, every column (book)", |b| {
+        b.iter(|| analyze(black_box(&empty), &SearchLimits::default()));
+    });
+    for (seed, &(name, fewest, most, count)) in BANDS.iter().enumerate() {
+        let games: Vec<GravityPosition> = positions(seed as u64 + 1, fewest, most, count.min(10))
+            .iter()
+            .map(|columns| GravityPosition::from_moves(6, 7, 4, columns).expect("in play"))
+            .collect();
+        c.bench_function(
+            &format!("connect4/{name}, {} positions", games.len()),
+            |b| {
+                b.iter(|| {
+                    for position in &games {
+                        black_box(solve(position, &SearchLimits::default()));
+                    }
+                });
+            },
+        );
+    }
+    c.final_summary();
+}
+
+fn compare(file: Option<&String>, sets: &[(String, Vec<Vec<usize>>)]) {
+    let mut listing = String::new();
+    println!(
+        "{:<14} {:>5} {:>12} {:>12} {:>14} {:>14}",
+        "band", "n", "ours mean", "ours max", "c-f-ai mean", "c-f-ai max"
+    );
+    let mut reference = connect_four_ai::Solver::empty();
+    for (name, games) in sets {
+        let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+        for columns in games {
+            let moves = moves_string(columns);
+            listing.push_str(&format!("{moves} {name}\n"));
+            let position = GravityPosition::from_moves(6, 7, 4, columns).expect("in play");
+            let started = Instant::now();
+            let value = solve(&position, &SearchLimits::default()).value;
+            ours.push(started.elapsed().as_secs_f64());
+            let other = connect_four_ai::Position::from_moves(&moves).expect("legal");
+            reference.reset();
+            let started = Instant::now();
+            let score = reference.solve(&other);
+            theirs.push(started.elapsed().as_secs_f64());
+            assert_eq!(value.pons_score(), Some(i32::from(score)), "{moves}");
+        }
+        let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+        let max = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
+        println!(
+            "{name:<14} {:>5} {:>10.4} s {:>10.3} s {:>12.4} s {:>12.3} s",
+            games.len(),
+            mean(&ours),
+            max(&ours),
+            mean(&theirs),
+            max(&theirs)
+        );
+    }
+    if let Some(file) = file {
+        std::fs::write(file, listing).expect("the positions file can be written");
+    }
+}
+
+/// The positions of a file: a line's first word is the columns played, from 1.
+fn read_positions(path: &str) -> Vec<Vec<usize>> {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
+        .lines()
+        .filter_map(|line| line.split_whitespace().next())
+        .map(|moves| moves.bytes().map(|b| usize::from(b - b'1')).collect())
+        .collect()
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "--compare") {
+        let sets: Vec<(String, Vec<Vec<usize>>)> = match args.iter().position(|a| a == "--from") {
+            Some(from) => args[from + 1..]
+                .iter()
+                .take_while(|a| !a.starts_with('-'))
+                .map(|path| {
+                    let name = std::path::Path::new(path)
+                        .file_stem()
+                        .map_or_else(|| path.clone(), |s| s.to_string_lossy().into_owned());
+                    (name, read_positions(path))
+                })
+                .collect(),
+            None => BANDS
+                .iter()
+                .enumerate()
+                .map(|(seed, &(name, fewest, most, count))| {
+                    (
+                        name.to_owned(),
+                        positions(seed as u64 + 1, fewest, most, count),
+                    )
+                })
+                .collect(),
+        };
+        compare(args.get(i + 1).filter(|a| !a.starts_with('-')), &sets);
+    } else {
+        criterion_benches();
+    }
+}

@@ -1,0 +1,296 @@
+//! The search: negamax with alpha-beta on null windows, narrowing the score from both sides
+//! (Pascal Pons' Connect Four solver), with a transposition table keyed by the mirror-reduced
+//! position, moves that lose at once never tried, and threat-first move ordering.
+//!
+//! Scores are Pons': from the side to move, a win with the stone numbered `m` in the game scores
+//! `1 + (cells - m) / 2`, a loss the negative, a draw 0.
+
+use super::bits::Bits;
+use super::board::{Board, Shape};
+use super::book::Book;
+use super::table::{Bounds, Table};
+use crate::engine::SearchLimits;
+use crate::engine::core::budget::Budget;
+use crate::engine::core::deadline::Deadline;
+
+/// The budget of a search within `limits`: its work budget in nodes (counted the same way on
+/// every machine, so a search its budget stops always stops at the same node), its deadline and
+/// its cancel handle.
+pub fn budget_of(limits: &SearchLimits) -> Budget {
+    Budget::new(limits.max_work, Deadline::of(limits))
+}
+
+/// A budget that never stops a search.
+pub fn unlimited() -> Budget {
+    Budget::new(None, Deadline::default())
+}
+
+/// Enhanced transposition cutoffs are tried at nodes with more empty cells than this.
+const ETC_BEFORE_END: i32 = 14;
+
+/// One search over one board size, with its table; successive searches (the columns of one
+/// position) share the table.
+pub struct Searcher<'a, B: Bits> {
+    pub shape: &'a Shape<B>,
+    table: &'a mut Table,
+    book: Option<&'a Book>,
+    budget: Budget,
+    /// Nodes searched so far.
+    pub nodes: u64,
+    /// Set when the budget ran out: every score computed since is meaningless.
+    pub stopped: bool,
+}
+
+impl<'a, B: Bits> Searcher<'a, B> {
+    pub fn new(
+        shape: &'a Shape<B>,
+        table: &'a mut Table,
+        book: Option<&'a Book>,
+        budget: Budget,
+    ) -> Self {
+        Self {
+            shape,
+            table,
+            book,
+            budget,
+            nodes: 0,
+            stopped: false,
+        }
+    }
+
+    /// The score of a win with the mover's next stone.
+    #[inline]
+    pub fn win_now(&self, board: &Board<B>) -> i32 {
+        (self.shape.cells + 1 - board.moves) / 2
+    }
+
+    /// The widest bounds a position's score can have (the mover cannot win at once).
+    pub fn score_range(&self, board: &Board<B>) -> (i32, i32) {
+        (
+            -(self.shape.cells - board.moves) / 2,
+            (self.shape.cells + 1 - board.moves) / 2,
+        )
+    }
+
+    /// Narrows the score of `board` (where the mover cannot win at once) from `bounds` until it
+    /// is exact, or, with `sign_only`, until its sign is known; stops early when the budget runs
+    /// out. The bounds returned are always true.
+    pub fn narrow(&mut self, board: &Board<B>, bounds: Bounds, sign_only: bool) -> Bounds {
+        let Bounds {
+            mut lower,
+            mut upper,
+        } = bounds;
+        while lower < upper && !self.stopped {
+            if sign_only && (lower > 0 || upper < 0 || (lower == 0 && upper == 0)) {
+                break;
+            }
+            let mut mid = if sign_only {
+                if lower < 0 && upper > 0 {
+                    0
+                } else if upper > 0 {
+                    lower // lower == 0: test whether it wins
+                } else {
+                    upper - 1 // upper == 0: test whether it loses
+                }
+            } else {
+                // Pons: halve towards 0 first, where most scores are.
+                let mut mid = lower + (upper - lower) / 2;
+                if mid <= 0 && lower / 2 < mid {
+                    mid = lower / 2;
+                } else if mid >= 0 && upper / 2 > mid {
+                    mid = upper / 2;
+                }
+                mid
+            };
+            mid = mid.clamp(lower, upper - 1);
+            let r = self.negamax(board, mid, mid + 1);
+            if self.stopped {
+                break;
+            }
+            if r <= mid {
+                upper = r;
+            } else {
+                lower = r;
+            }
+        }
+        Bounds { lower, upper }
+    }
+
+    fn check_budget(&mut self) {
+        if self.budget.spend(1) {
+            self.stopped = true;
+        }
+    }
+
+    /// Fail-hard negamax: the score of `board` if it lies in `(alpha, beta)`, else a bound on
+    /// the side it falls. The side to move cannot win at once.
+    pub fn negamax(&mut self, board: &Board<B>, mut alpha: i32, mut beta: i32) -> i32 {
+        debug_assert!(alpha < beta);
+        self.nodes += 1;
+        self.check_budget();
+        if self.stopped {
+            return 0;
+        }
+        let shape = self.shape;
+        let cells = shape.cells;
+        let theirs = board.opponent_winning_cells(shape);
+        let moves = board.non_losing_moves(shape, theirs);
+        if moves == B::ZERO {
+            return -(cells - board.moves) / 2;
+        }
+        if board.moves >= cells - 2 {
+            return 0;
+        }
+        let least = -(cells - 2 - board.moves) / 2;
+        if alpha < least {
+            alpha = least;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let most = (cells - 1 - board.moves) / 2;
+        if beta > most {
+            beta = most;
+            if alpha >= beta {
+                return beta;
+            }
+        }
+        if let Some(bound) = self.claimeven_bound(board)
+            && beta > bound
+        {
+            beta = bound;
+            if alpha >= beta {
+                return beta;
+            }
+        }
+        let key = board.canonical_key(shape);
+        if let Some(book) = self.book
+            && let Some(score) = book.get(key.to_u128(), board.moves)
+        {
+            return score;
+        }
+        if let Some(bounds) = self.table.get(key) {
+            if bounds.lower > alpha {
+                alpha = bounds.lower;
+                if alpha >= beta {
+                    return alpha;
+                }
+            }
+            if bounds.upper < beta {
+                beta = bounds.upper;
+                if alpha >= beta {
+                    return beta;
+                }
+            }
+        }
+
+        if let Some(score) = self.transposition_cutoff(board, moves, key, beta) {
+            return score;
+        }
+
+        let (sorted, count) = self.ordered(board, moves, theirs);
+        let playable = moves;
+        let original_alpha = alpha;
+        for &(c, _) in sorted[..count].iter() {
+            let bit = playable & shape.column(u32::from(c));
+            let child = board.play(bit);
+            let score = -self.negamax(&child, -beta, -alpha);
+            if self.stopped {
+                return 0;
+            }
+            if score >= beta {
+                self.table.put(key, score, i32::from(i8::MAX));
+                return score;
+            }
+            if score > alpha {
+                alpha = score;
+            }
+        }
+        if alpha > original_alpha {
+            self.table.put(key, alpha, alpha);
+        } else {
+            self.table.put(key, i32::from(i8::MIN) + 1, alpha);
+        }
+        alpha
+    }
+
+    /// Claimeven (Allis): when every column has an even number of empty cells, the opponent
+    /// can answer each stone on top of it, leaving the mover the odd rows only. If the mover
+    /// has no line there it cannot win (an upper bound of 0); if the opponent then has one, it
+    /// cannot draw either (-1).
+    #[inline]
+    fn claimeven_bound(&self, board: &Board<B>) -> Option<i32> {
+        let shape = self.shape;
+        let odd_rows = shape.odd_rows?;
+        let playable = shape.playable(board.mask);
+        if playable & !odd_rows != B::ZERO {
+            return None;
+        }
+        let empty = shape.empty(board.mask);
+        if shape.has_line(board.current | (empty & odd_rows)) {
+            return None;
+        }
+        Some(if shape.has_line(board.opponent() | (empty & !odd_rows)) {
+            -1
+        } else {
+            0
+        })
+    }
+
+    /// Enhanced transposition cutoff: a child the table already proves good enough ends the
+    /// node before anything is searched (worth its lookups away from the end of the game).
+    #[inline]
+    fn transposition_cutoff(
+        &mut self,
+        board: &Board<B>,
+        moves: B,
+        key: B,
+        beta: i32,
+    ) -> Option<i32> {
+        let shape = self.shape;
+        if board.moves >= shape.cells - ETC_BEFORE_END {
+            return None;
+        }
+        for &c in &shape.order {
+            let bit = moves & shape.column(c);
+            if bit != B::ZERO {
+                let child = board.play(bit);
+                if let Some(bounds) = self.table.get(child.canonical_key(shape))
+                    && -bounds.upper >= beta
+                {
+                    self.table.put(key, -bounds.upper, i32::from(i8::MAX));
+                    return Some(-bounds.upper);
+                }
+            }
+        }
+        None
+    }
+
+    /// The columns of `moves` by how many winning cells they make, centre columns first among
+    /// equals, and how many there are.
+    #[inline]
+    fn ordered(
+        &self,
+        board: &Board<B>,
+        moves: B,
+        theirs: B,
+    ) -> ([(u8, u8); super::MAX_SIDE], usize) {
+        let shape = self.shape;
+        let mut sorted = [(0u8, 0u8); super::MAX_SIDE];
+        let mut count = 0;
+        for &c in &shape.order {
+            let bit = moves & shape.column(c);
+            if bit != B::ZERO {
+                let score = board.move_score(shape, bit, theirs) as u8;
+                let mut i = count;
+                while i > 0 && sorted[i - 1].1 < score {
+                    sorted[i] = sorted[i - 1];
+                    i -= 1;
+                }
+                sorted[i] = (c as u8, score);
+                count += 1;
+            }
+        }
+        (sorted, count)
+    }
+}

@@ -1,0 +1,157 @@
+//! The transposition table: a lower and an upper bound on the score of each position met, in
+//! one `u64` per entry, at a fixed size (bounded memory), always replacing.
+//!
+//! A gravity position's score does not depend on how deep the search is (the search always goes
+//! to the end of the game), so a bound stays true for every later search: the table needs no
+//! depth and no age.
+
+use std::ops::{Deref, DerefMut};
+use std::sync::Mutex;
+
+use super::bits::Bits;
+use crate::engine::core::hash::splitmix;
+
+/// Entries in a full-size table: a prime a little over 2^23, 64 MiB.
+pub const ENTRIES: usize = (1 << 23) + 9;
+
+/// The bounds known for a position, from the side to move's point of view (Pons scores).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    pub lower: i32,
+    pub upper: i32,
+}
+
+/// A table of `u64` entries: the key's quotient by the table size (41 bits), the generation
+/// of the search that wrote it (7 bits), the lower and the upper bound (8 bits each, offset by
+/// 128).
+///
+/// The index is the key modulo the (prime) size and the entry keeps the quotient, so two keys
+/// below `size × 2^41` (more than 2^64) never share an entry's index and check (the Chinese
+/// remainder trick of Pons' solver): lookups on every board of up to 64 bits (7 × 6 takes 49)
+/// are exact. Larger keys (boards of 65 to 128 bits) are hashed first; a false match there has
+/// a probability of about 2^-41 per lookup.
+///
+/// Tables are borrowed from a small pool ([`Table::borrow`]) and each search gets a new
+/// generation, so that it starts from an empty table (its answer never depends on earlier
+/// searches) without clearing 64 MiB every time.
+pub struct Table {
+    entries: Box<[u64]>,
+    generation: u64,
+}
+
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table")
+            .field("entries", &self.entries.len())
+            .field("generation", &self.generation)
+            .finish()
+    }
+}
+
+/// Idle tables kept for the next searches; more searches at once allocate more, and the
+/// extra ones are freed when they end.
+const IDLE: usize = 2;
+static POOL: Mutex<Vec<Table>> = Mutex::new(Vec::new());
+
+const CHECK_BITS: u32 = 41;
+const GENERATIONS: u64 = 1 << 7;
+
+/// A table borrowed from the pool for one search; it goes back when dropped.
+pub struct Borrowed(Option<Table>);
+
+impl Deref for Borrowed {
+    type Target = Table;
+    fn deref(&self) -> &Table {
+        self.0.as_ref().expect("a borrowed table until dropped")
+    }
+}
+
+impl DerefMut for Borrowed {
+    fn deref_mut(&mut self) -> &mut Table {
+        self.0.as_mut().expect("a borrowed table until dropped")
+    }
+}
+
+impl Drop for Borrowed {
+    fn drop(&mut self) {
+        if let Some(table) = self.0.take()
+            && let Ok(mut pool) = POOL.lock()
+            && pool.len() < IDLE
+        {
+            pool.push(table);
+        }
+    }
+}
+
+impl Table {
+    /// An empty table for one search: an idle one from the pool under a new generation, or a
+    /// new one of [`ENTRIES`] entries (64 MiB, zeroed lazily by the allocator).
+    pub fn borrow() -> Borrowed {
+        let idle = POOL.lock().ok().and_then(|mut pool| pool.pop());
+        let mut table = idle.unwrap_or_else(|| Self {
+            entries: vec![0; ENTRIES].into_boxed_slice(),
+            generation: 0,
+        });
+        table.generation += 1;
+        if table.generation == GENERATIONS {
+            table.entries.fill(0);
+            table.generation = 1;
+        }
+        Borrowed(Some(table))
+    }
+
+    #[inline]
+    fn slot<B: Bits>(&self, key: B) -> (usize, u64) {
+        // A constant divisor: the compiler turns the divisions into multiplications.
+        let size = ENTRIES as u64;
+        if B::WIDTH <= 64 {
+            let key = key.to_u128() as u64;
+            return ((key % size) as usize, key / size);
+        }
+        let key = key.to_u128();
+        let size128 = u128::from(size);
+        if key < size128 << CHECK_BITS {
+            return ((key % size128) as usize, (key / size128) as u64);
+        }
+        // Mix both halves with the engine's one hash.
+        let low = key as u64;
+        let high = (key >> 64) as u64;
+        let mixed = splitmix(low ^ high.rotate_left(29));
+        let check = splitmix(high ^ low.rotate_left(17));
+        ((mixed % size) as usize, check >> (64 - CHECK_BITS))
+    }
+
+    /// The tag of an entry of this search for a key with `check`.
+    #[inline]
+    fn tag(&self, check: u64) -> u64 {
+        (check << 7 | self.generation) << 16
+    }
+
+    /// The bounds stored for `key` in this search, if any.
+    #[inline]
+    pub fn get<B: Bits>(&self, key: B) -> Option<Bounds> {
+        let (index, check) = self.slot(key);
+        let entry = self.entries[index];
+        if entry & !0xffff != self.tag(check) {
+            return None;
+        }
+        Some(Bounds {
+            lower: ((entry >> 8) & 0xff) as i32 - 128,
+            upper: (entry & 0xff) as i32 - 128,
+        })
+    }
+
+    /// Records that `key`'s score lies in `[lower, upper]`, keeping what was known of it.
+    #[inline]
+    pub fn put<B: Bits>(&mut self, key: B, lower: i32, upper: i32) {
+        let (index, check) = self.slot(key);
+        let tag = self.tag(check);
+        let entry = self.entries[index];
+        let (mut lower, mut upper) = (lower, upper);
+        if entry & !0xffff == tag {
+            lower = lower.max(((entry >> 8) & 0xff) as i32 - 128);
+            upper = upper.min((entry & 0xff) as i32 - 128);
+        }
+        self.entries[index] = tag | (((lower + 128) as u64) << 8) | ((upper + 128) as u64);
+    }
+}

@@ -1,0 +1,458 @@
+//! Gravity games (`"gravity": true`) through the production router: floating marks refused,
+//! `index` and `column` in every answer, exact 7 × 6 answers that agree with the solver, a small
+//! board against a plain minimax written here, `/v1/play` by column and the MCP tools.
+
+use std::collections::HashMap;
+
+use axum::body::Body;
+use axum::http::{Method, Request, StatusCode, header};
+use serde_json::{Value, json};
+
+use crate::helpers::{TestApp, pointers};
+use minimax_move::engine::gravity::{GravityPosition, analyze};
+use minimax_move::engine::{Outcome, SearchLimits};
+
+/// The compact board (top row first) after X, O, X... drop marks in `columns` (from 0).
+fn board_after(rows: usize, cols: usize, columns: &[usize]) -> String {
+    let mut cells = vec!['.'; rows * cols];
+    for (i, &c) in columns.iter().enumerate() {
+        let r = (0..rows)
+            .rev()
+            .find(|&r| cells[r * cols + c] == '.')
+            .expect("the column has room");
+        cells[r * cols + c] = if i % 2 == 0 { 'X' } else { 'O' };
+    }
+    cells.into_iter().collect()
+}
+
+async fn post(app: &TestApp, uri: &str, body: &Value) -> crate::helpers::TestResponse {
+    app.send(
+        Request::builder()
+            .method(Method::POST)
+            .uri(uri)
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(body.to_string()))
+            .unwrap(),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn rejects_a_mark_that_floats_naming_its_cell_on_every_route() {
+    let app = TestApp::new();
+    // X in the bottom-left corner is fine; O at cell 30 (row 4, column 2) has an empty cell
+    // below it.
+    let mut board: Vec<char> = ".".repeat(42).chars().collect();
+    board[35] = 'X';
+    board[30] = 'O';
+    let board: String = board.into_iter().collect();
+    let options = json!({"board": board, "rows": 6, "cols": 7, "k": 4, "gravity": true});
+    for uri in ["/v1/move", "/v1/status", "/v1/play"] {
+        let mut body = options.clone();
+        if uri == "/v1/play" {
+            body["column"] = json!(3);
+        }
+        let problem = post(&app, uri, &body).await.problem(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "impossible_position",
+            uri,
+        );
+        assert_eq!(pointers(&problem), ["/board/30"], "{uri}: {problem}");
+        assert!(
+            problem["detail"].as_str().unwrap().contains("cell 30"),
+            "{uri}: {problem}"
+        );
+    }
+    // The same board without gravity is an ordinary position.
+    let mut plain = options.clone();
+    plain["gravity"] = json!(false);
+    post(&app, "/v1/status", &plain).await.ok_json("no gravity");
+}
+
+#[tokio::test]
+async fn the_empty_connect_four_board_answers_the_centre_with_index_and_column_everywhere() {
+    let app = TestApp::new();
+    let body = json!({"board": ".".repeat(42), "rows": 6, "cols": 7, "k": 4, "gravity": true,
+        "moves": true});
+    let answer = app.post_move(&body).await.ok_json("empty board");
+    assert_eq!(
+        (&answer["index"], &answer["column"]),
+        (&json!(38), &json!(3)),
+        "{answer}"
+    );
+    assert_eq!(answer["outcome"], "win", "{answer}");
+    assert_eq!(answer["plies"], 41, "{answer}");
+    assert_eq!(
+        answer["score"],
+        43 - 41,
+        "depth scoring: W - plies, {answer}"
+    );
+    assert_eq!(answer["exact"], true, "{answer}");
+    assert_eq!(
+        answer["explanation"], "X drops in column 4 and wins by the 41st move.",
+        "{answer}"
+    );
+    let moves = answer["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 7, "{answer}");
+    for (c, entry) in moves.iter().enumerate() {
+        assert_eq!(entry["column"], c, "{entry}");
+        assert_eq!(entry["index"], 35 + c, "the bottom row: {entry}");
+        assert_eq!(entry["exact"], true, "{entry}");
+    }
+    // The GET twin takes the same option.
+    let uri = format!(
+        "/v1/move?board={}&rows=6&cols=7&k=4&gravity=true",
+        ".".repeat(42)
+    );
+    let got = app.get(&uri).await.ok_json(&uri);
+    assert_eq!(
+        (&got["index"], &got["column"]),
+        (&json!(38), &json!(3)),
+        "{got}"
+    );
+    // Classic scoring: +10 / -10 / 0, the same outcomes.
+    let mut classic = body.clone();
+    classic["scoring"] = json!("classic");
+    let answer = app.post_move(&classic).await.ok_json("classic");
+    assert_eq!(
+        (answer["index"].as_u64(), answer["score"].as_i64()),
+        (Some(38), Some(10))
+    );
+}
+
+#[tokio::test]
+async fn exact_answers_on_7_by_6_match_the_solver_and_the_compatibility_route() {
+    let app = TestApp::new();
+    let games: [&[usize]; 4] = [
+        &[0, 1, 0, 1, 1, 0, 2, 3, 2, 3, 3, 2],
+        &[3, 2, 3, 2, 4, 4, 1, 5, 0],
+        &[1, 3, 5, 0, 0, 6, 4, 0, 2, 4, 0, 4, 1, 0, 0, 4, 4, 1, 2, 1],
+        &[0, 6, 4, 0, 1, 5, 5, 4, 0, 4, 4, 3, 0, 1, 0, 4, 6, 1, 2, 3],
+    ];
+    for columns in games {
+        let position = GravityPosition::from_moves(6, 7, 4, columns).unwrap();
+        let solved = analyze(&position, &SearchLimits::default());
+        let board = board_after(6, 7, columns);
+        let body = json!({"board": board, "rows": 6, "cols": 7, "k": 4, "gravity": true,
+            "moves": true, "time_limit_ms": 10000});
+        let answer = app.post_move(&body).await.ok_json(&board);
+        let pos: String = columns
+            .iter()
+            .map(|c| char::from(b'1' + *c as u8))
+            .collect();
+        let uri = format!("/v1/connect4/solve?pos={pos}");
+        let pons = app.get(&uri).await.ok_json(&uri);
+        let stones = columns.len() as i64;
+        for entry in answer["moves"].as_array().unwrap() {
+            let c = entry["column"].as_u64().unwrap() as usize;
+            let expected = solved.get(c).unwrap().value;
+            assert_eq!(entry["exact"], true, "{board}: {entry}");
+            assert_eq!(
+                entry["outcome"],
+                expected.outcome().unwrap().as_str(),
+                "{board}: {entry}"
+            );
+            assert_eq!(
+                entry["plies"].as_u64(),
+                expected.plies().map(u64::from),
+                "{board}: {entry}"
+            );
+            // The public API's score: 1 + (cells - m) / 2 for a win with the m-th stone.
+            let plies = entry["plies"].as_i64().unwrap();
+            let score = match expected.outcome().unwrap() {
+                Outcome::Win => 1 + (42 - (stones + plies)) / 2,
+                Outcome::Loss => -(1 + (42 - (stones + plies)) / 2),
+                Outcome::Draw => 0,
+            };
+            assert_eq!(pons["score"][c], score, "{board}: column {c}, {pons}");
+        }
+        assert_eq!(answer["column"], solved.best_column().column, "{board}");
+    }
+}
+
+/// A plain minimax with no pruning (memoised on the whole board): the depth score of the
+/// side to move, `W - p` for a win in `p` plies, `p - W` for a loss, 0 for a draw.
+fn oracle(
+    cells: &mut Vec<u8>,
+    (rows, cols, k): (usize, usize, usize),
+    mover: u8,
+    memo: &mut HashMap<(Vec<u8>, u8), i32>,
+) -> i32 {
+    if let Some(&v) = memo.get(&(cells.clone(), mover)) {
+        return v;
+    }
+    let w = (rows * cols + 1) as i32;
+    let other = if mover == b'X' { b'O' } else { b'X' };
+    let mut best = i32::MIN;
+    for c in 0..cols {
+        let Some(r) = (0..rows).rev().find(|&r| cells[r * cols + c] == b'.') else {
+            continue;
+        };
+        let i = r * cols + c;
+        cells[i] = mover;
+        let v = if line_through(cells, rows, cols, k, i) {
+            w - 1
+        } else if !cells.contains(&b'.') {
+            0
+        } else {
+            let theirs = oracle(cells, (rows, cols, k), other, memo);
+            -(theirs - theirs.signum())
+        };
+        cells[i] = b'.';
+        best = best.max(v);
+    }
+    memo.insert((cells.clone(), mover), best);
+    best
+}
+
+fn line_through(cells: &[u8], rows: usize, cols: usize, k: usize, i: usize) -> bool {
+    let (r, c) = ((i / cols) as i64, (i % cols) as i64);
+    let mark = cells[i];
+    [(0, 1), (1, 0), (1, 1), (1, -1)].iter().any(|&(dr, dc)| {
+        let count = |sign: i64| {
+            (1..)
+                .take_while(|&s| {
+                    let (rr, cc) = (r + sign * dr * s, c + sign * dc * s);
+                    rr >= 0
+                        && cc >= 0
+                        && rr < rows as i64
+                        && cc < cols as i64
+                        && cells[(rr * cols as i64 + cc) as usize] == mark
+                })
+                .count()
+        };
+        1 + count(1) + count(-1) >= k
+    })
+}
+
+#[tokio::test]
+async fn a_small_gravity_board_matches_a_plain_minimax_move_by_move() {
+    let app = TestApp::new();
+    let (rows, cols, k) = (4, 4, 3);
+    let mut memo = HashMap::new();
+    let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut checked = 0;
+    for game in 0..40 {
+        // A random game prefix of 0 to 7 stones that is still in play.
+        let mut cells = vec![b'.'; rows * cols];
+        let mut mover = b'X';
+        let plies = game % 8;
+        let mut over = false;
+        for _ in 0..plies {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let open: Vec<usize> = (0..cols).filter(|&c| cells[c] == b'.').collect();
+            let c = open[(seed >> 33) as usize % open.len()];
+            let r = (0..rows)
+                .rev()
+                .find(|&r| cells[r * cols + c] == b'.')
+                .unwrap();
+            cells[r * cols + c] = mover;
+            if line_through(&cells, rows, cols, k, r * cols + c) {
+                over = true;
+                break;
+            }
+            mover = if mover == b'X' { b'O' } else { b'X' };
+        }
+        if over {
+            continue;
+        }
+        let board = String::from_utf8(cells.clone()).unwrap();
+        let body = json!({"board": board, "rows": rows, "cols": cols, "k": k,
+            "gravity": true, "moves": true, "player": (mover as char).to_string()});
+        let answer = app.post_move(&body).await.ok_json(&board);
+        let other = if mover == b'X' { b'O' } else { b'X' };
+        for entry in answer["moves"].as_array().unwrap() {
+            let i = entry["index"].as_u64().unwrap() as usize;
+            assert_eq!(entry["column"], i % cols, "{board}: {entry}");
+            cells[i] = mover;
+            let expected = if line_through(&cells, rows, cols, k, i) {
+                (rows * cols) as i32
+            } else if !cells.contains(&b'.') {
+                0
+            } else {
+                let theirs = oracle(&mut cells, (rows, cols, k), other, &mut memo);
+                -(theirs - theirs.signum())
+            };
+            cells[i] = b'.';
+            assert_eq!(entry["score"], expected, "{board}: {entry}");
+            assert_eq!(entry["exact"], true, "{board}: {entry}");
+        }
+        let best = oracle(&mut cells, (rows, cols, k), mover, &mut memo);
+        assert_eq!(answer["score"], best, "{board}: {answer}");
+        checked += 1;
+    }
+    assert!(checked >= 20, "only {checked} positions checked");
+}
+
+#[tokio::test]
+async fn play_takes_a_column_and_answers_the_landing_cell() {
+    let app = TestApp::new();
+    let board = board_after(6, 7, &[3]);
+    let body = json!({"board": board, "rows": 6, "cols": 7, "k": 4, "gravity": true,
+        "column": 3});
+    let answer = post(&app, "/v1/play", &body).await.ok_json("by column");
+    assert_eq!(
+        (&answer["index"], &answer["column"]),
+        (&json!(31), &json!(3))
+    );
+    assert_eq!(answer["to_move"], "X", "{answer}");
+    assert_eq!(
+        answer["legal_moves"],
+        json!([24, 35, 36, 37, 39, 40, 41]),
+        "{answer}"
+    );
+    // The same move by index; a floating index, a disagreeing pair and a full column are refused.
+    let mut by_index = body.clone();
+    by_index.as_object_mut().unwrap().remove("column");
+    by_index["index"] = json!(31);
+    assert_eq!(
+        post(&app, "/v1/play", &by_index).await.ok_json("by index"),
+        answer
+    );
+    for (change, pointer) in [
+        (json!({"index": 24}), "/index"),
+        (json!({"index": 30, "column": 3}), "/column"),
+        (json!({"column": 7}), "/column"),
+    ] {
+        let mut bad = body.clone();
+        bad.as_object_mut().unwrap().remove("column");
+        for (key, value) in change.as_object().unwrap() {
+            bad[key] = value.clone();
+        }
+        let problem = post(&app, "/v1/play", &bad).await.problem(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "invalid_move",
+            &bad.to_string(),
+        );
+        assert_eq!(pointers(&problem), [pointer], "{problem}");
+    }
+    let full = board_after(6, 7, &[3, 3, 3, 3, 3, 3]);
+    let body = json!({"board": full, "rows": 6, "cols": 7, "k": 4, "gravity": true, "column": 3});
+    post(&app, "/v1/play", &body).await.problem(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "invalid_move",
+        "full column",
+    );
+}
+
+#[tokio::test]
+async fn a_board_too_large_to_prove_in_time_gets_an_honest_estimate() {
+    let app = TestApp::new();
+    let body = json!({"board": ".".repeat(100), "rows": 10, "cols": 10, "k": 4,
+        "gravity": true, "moves": true, "time_limit_ms": 200});
+    let answer = app.post_move(&body).await.ok_json("10 x 10");
+    assert!(
+        answer["column"].as_u64().is_some_and(|c| c < 10),
+        "{answer}"
+    );
+    if answer["exact"] == false {
+        let score = answer["score"].as_f64().unwrap();
+        assert!(score.abs() < 1.0, "{answer}");
+        assert_eq!(answer["outcome"], "unknown", "{answer}");
+    }
+    let too_big = json!({"board": ".".repeat(15 * 15), "rows": 15, "cols": 15, "k": 5,
+        "gravity": true});
+    app.post_move(&too_big).await.problem(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "invalid_geometry",
+        "15 x 15",
+    );
+}
+
+#[tokio::test]
+async fn the_mcp_tools_speak_gravity() {
+    let app = TestApp::new();
+    let call = |name: &'static str, arguments: Value| {
+        let app = app.clone();
+        async move {
+            let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                "params": {"name": name, "arguments": arguments}});
+            let response = app
+                .send(
+                    Request::builder()
+                        .method(Method::POST)
+                        .uri("/mcp")
+                        .header(header::HOST, "localhost")
+                        .header(header::CONTENT_TYPE, "application/json")
+                        .header(header::ACCEPT, "application/json, text/event-stream")
+                        .header("mcp-protocol-version", "2025-06-18")
+                        .body(Body::from(body.to_string()))
+                        .unwrap(),
+                )
+                .await;
+            response.ok_json(name)["result"].clone()
+        }
+    };
+    let options = json!({"board": ".".repeat(42), "rows": 6, "cols": 7, "k": 4, "gravity": true});
+    let suggested = call("suggest_move", options.clone()).await;
+    let answer = &suggested["structuredContent"];
+    assert_eq!(
+        (&answer["index"], &answer["column"]),
+        (&json!(38), &json!(3)),
+        "{suggested}"
+    );
+    assert!(
+        suggested["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("X drops in column 4 and wins by the 41st move."),
+        "{suggested}"
+    );
+    let mut play = options.clone();
+    play["column"] = json!(3);
+    let applied = call("apply_move", play).await;
+    assert_eq!(applied["structuredContent"]["index"], 38, "{applied}");
+    let mut floating = options.clone();
+    floating["board"] = json!(format!("X{}", ".".repeat(41)));
+    let refused = call("game_status", floating).await;
+    assert_eq!(refused["isError"], true, "{refused}");
+    assert!(
+        refused["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("impossible_position"),
+        "{refused}"
+    );
+}
+
+#[tokio::test]
+async fn every_gravity_geometry_answers_a_legal_move_in_bounded_time() {
+    let app = TestApp::new();
+    let mut geometries: Vec<(usize, usize, usize)> = Vec::new();
+    for rows in 1..=4 {
+        for cols in 1..=4 {
+            for k in 1..=rows.max(cols) {
+                geometries.push((rows, cols, k));
+            }
+        }
+    }
+    geometries.extend([
+        (10, 10, 4),
+        (11, 10, 5),
+        (10, 11, 4),
+        (15, 7, 4),
+        (7, 15, 15),
+        (1, 15, 4),
+        (15, 1, 3),
+    ]);
+    for (rows, cols, k) in geometries {
+        let body = json!({"board": ".".repeat(rows * cols), "rows": rows, "cols": cols, "k": k,
+            "gravity": true, "moves": true, "time_limit_ms": 100});
+        let context = format!("{rows} x {cols}, k = {k}");
+        let answer = app.post_move(&body).await.ok_json(&context);
+        let index = answer["index"].as_u64().unwrap() as usize;
+        assert_eq!(
+            index / cols,
+            rows - 1,
+            "{context}: the bottom row, {answer}"
+        );
+        assert_eq!(answer["column"], index % cols, "{context}: {answer}");
+        assert_eq!(
+            answer["moves"].as_array().unwrap().len(),
+            cols,
+            "{context}: {answer}"
+        );
+    }
+}

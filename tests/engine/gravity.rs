@@ -1,0 +1,634 @@
+//! The gravity solver (Connect Four and its cousins) against independent oracles: a plain
+//! memoised minimax written here, on every position of small boards and on random positions
+//! of larger ones; the published values of Connect Four by board size; and, on 7 × 6, the
+//! MIT-licensed `connect-four-ai` crate (a separate implementation of Pons' solver).
+
+use std::collections::HashMap;
+
+use minimax_move::engine::gravity::{
+    GravityError, GravityPosition, GravityValue, analyze, pons_score, solve,
+};
+use minimax_move::engine::{Cancel, Evaluation, Outcome, Player, SearchLimits};
+
+fn unlimited() -> SearchLimits {
+    SearchLimits::default()
+}
+
+/// A small deterministic generator (xorshift64*), so that every run tests the same positions.
+struct Random(u64);
+
+impl Random {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The oracle: plain negamax over a vector of cells, no pruning, memoised on the cells.
+
+/// A board for the oracle: cells row-major from the top, as the engine takes them.
+#[derive(Clone)]
+struct Plain {
+    rows: usize,
+    cols: usize,
+    k: usize,
+    cells: Vec<Option<Player>>,
+    to_move: Player,
+    stones: usize,
+}
+
+impl Plain {
+    fn new(rows: usize, cols: usize, k: usize) -> Self {
+        Self {
+            rows,
+            cols,
+            k,
+            cells: vec![None; rows * cols],
+            to_move: Player::X,
+            stones: 0,
+        }
+    }
+
+    fn landing(&self, column: usize) -> Option<usize> {
+        (0..self.rows)
+            .rev()
+            .map(|r| r * self.cols + column)
+            .find(|&i| self.cells[i].is_none())
+    }
+
+    /// Drops a stone; whether it completes a line.
+    fn drop(&mut self, column: usize) -> bool {
+        let cell = self.landing(column).expect("a free column");
+        self.cells[cell] = Some(self.to_move);
+        self.stones += 1;
+        let won = self.line_through(cell);
+        self.to_move = self.to_move.opponent();
+        won
+    }
+
+    fn undo(&mut self, column: usize) {
+        let cell = (0..self.rows)
+            .map(|r| r * self.cols + column)
+            .find(|&i| self.cells[i].is_some())
+            .expect("a stone to take back");
+        self.cells[cell] = None;
+        self.stones -= 1;
+        self.to_move = self.to_move.opponent();
+    }
+
+    fn line_through(&self, cell: usize) -> bool {
+        let player = self.cells[cell];
+        let (r, c) = ((cell / self.cols) as i64, (cell % self.cols) as i64);
+        let at = |r: i64, c: i64| {
+            r >= 0
+                && c >= 0
+                && r < self.rows as i64
+                && c < self.cols as i64
+                && self.cells[(r * self.cols as i64 + c) as usize] == player
+        };
+        [(0, 1), (1, 0), (1, 1), (1, -1)].iter().any(|&(dr, dc)| {
+            let mut count = 1;
+            for sign in [1, -1] {
+                let mut step = 1;
+                while at(r + sign * dr * step, c + sign * dc * step) {
+                    count += 1;
+                    step += 1;
+                }
+            }
+            count >= self.k
+        })
+    }
+
+    fn code(&self) -> Vec<u8> {
+        self.cells
+            .iter()
+            .map(|c| match c {
+                None => 0,
+                Some(Player::X) => 1,
+                Some(Player::O) => 2,
+            })
+            .collect()
+    }
+
+    fn position(&self) -> GravityPosition {
+        GravityPosition::new(
+            self.rows,
+            self.cols,
+            self.k,
+            self.cells.clone(),
+            Some(self.to_move),
+        )
+        .expect("a position in play")
+    }
+}
+
+/// The depth score of every legal column (`W - plies` for a win, `plies - W` for a loss, 0 for
+/// a draw, `W = cells + 1`), by plain negamax, memoised on the cells.
+fn oracle_columns(board: &mut Plain, memo: &mut HashMap<Vec<u8>, i32>) -> Vec<(usize, i32)> {
+    let w = (board.rows * board.cols) as i32 + 1;
+    let free: Vec<usize> = (0..board.cols)
+        .filter(|&c| board.landing(c).is_some())
+        .collect();
+    free.into_iter()
+        .map(|c| {
+            let score = if board.drop(c) {
+                w - 1
+            } else if board.stones == board.rows * board.cols {
+                0
+            } else {
+                // The opponent's best, one ply further away.
+                let theirs = oracle_value(board, memo);
+                -theirs + theirs.signum()
+            };
+            board.undo(c);
+            (c, score)
+        })
+        .collect()
+}
+
+fn oracle_value(board: &mut Plain, memo: &mut HashMap<Vec<u8>, i32>) -> i32 {
+    let code = board.code();
+    if let Some(&v) = memo.get(&code) {
+        return v;
+    }
+    let v = oracle_columns(board, memo)
+        .into_iter()
+        .map(|(_, s)| s)
+        .max()
+        .expect("a position in play has a move");
+    memo.insert(code, v);
+    v
+}
+
+fn depth_score(value: GravityValue, cells: usize) -> i32 {
+    match value.evaluation(cells) {
+        Evaluation::Exact(s) => s,
+        Evaluation::Heuristic(h) => panic!("an unlimited search proves every column, got {h}"),
+    }
+}
+
+/// Every position a game reaches on the board (games over left out), each once.
+fn every_position(rows: usize, cols: usize, k: usize) -> Vec<Plain> {
+    fn walk(board: &mut Plain, seen: &mut HashMap<Vec<u8>, ()>, out: &mut Vec<Plain>) {
+        if seen.insert(board.code(), ()).is_some() {
+            return;
+        }
+        out.push(board.clone());
+        for c in 0..board.cols {
+            if board.landing(c).is_none() {
+                continue;
+            }
+            let won = board.drop(c);
+            if !won && board.stones < board.rows * board.cols {
+                walk(board, seen, out);
+            }
+            board.undo(c);
+        }
+    }
+    let mut out = Vec::new();
+    walk(
+        &mut Plain::new(rows, cols, k),
+        &mut HashMap::new(),
+        &mut out,
+    );
+    out
+}
+
+/// Checks every column of `board`'s analysis against the oracle, and the position's value.
+fn check_against_oracle(board: &mut Plain, memo: &mut HashMap<Vec<u8>, i32>) {
+    let cells = board.rows * board.cols;
+    let expected = oracle_columns(board, memo);
+    let position = board.position();
+    let analysis = analyze(&position, &unlimited());
+    let got: Vec<(usize, i32)> = analysis
+        .columns
+        .iter()
+        .map(|c| (c.column, depth_score(c.value, cells)))
+        .collect();
+    assert_eq!(got, expected, "columns of {:?}", board.code());
+    let best = expected.iter().map(|&(_, s)| s).max().unwrap();
+    assert_eq!(
+        depth_score(analysis.best_column().value, cells),
+        best,
+        "best column of {:?}",
+        board.code()
+    );
+    // The cheaper root solve agrees, and the Pons score matches the length.
+    let root = solve(&position, &unlimited()).value;
+    assert_eq!(depth_score(root, cells), best, "root of {:?}", board.code());
+    if let GravityValue::Exact {
+        outcome,
+        plies,
+        score,
+    } = root
+    {
+        let expected_pons = match outcome {
+            Outcome::Draw => 0,
+            Outcome::Win => pons_score(cells, board.stones, plies as usize),
+            Outcome::Loss => -pons_score(cells, board.stones, plies as usize),
+        };
+        assert_eq!(score, expected_pons, "Pons score of {:?}", board.code());
+    }
+}
+
+#[test]
+fn every_4x4_position_matches_a_plain_minimax_on_every_column() {
+    let positions = every_position(4, 4, 4);
+    assert!(positions.len() > 10_000, "{} positions", positions.len());
+    let mut memo = HashMap::new();
+    for mut board in positions {
+        check_against_oracle(&mut board, &mut memo);
+    }
+}
+
+#[test]
+fn every_5x4_position_matches_a_plain_minimax() {
+    // Five rows and four columns: every position's value by the root solve, and every column
+    // of every thirteenth position.
+    let (rows, cols) = (5, 4);
+    let positions = every_position(rows, cols, 4);
+    assert!(positions.len() > 100_000, "{} positions", positions.len());
+    let mut memo = HashMap::new();
+    for (i, mut board) in positions.into_iter().enumerate() {
+        if i % 13 == 0 {
+            check_against_oracle(&mut board, &mut memo);
+        } else {
+            let expected = oracle_value(&mut board, &mut memo);
+            let got = depth_score(solve(&board.position(), &unlimited()).value, rows * cols);
+            assert_eq!(got, expected, "{rows} x {cols}: {:?}", board.code());
+        }
+    }
+}
+
+#[test]
+fn random_5x5_and_6x5_positions_match_a_plain_minimax() {
+    // (rows, cols, stones played at random first, positions): late enough for the oracle.
+    let mut random = Random(0x5eed_0005);
+    for (rows, cols, stones, count) in [(5, 5, 11, 200), (5, 6, 16, 150), (6, 5, 16, 150)] {
+        let mut memo = HashMap::new();
+        let mut tested = 0;
+        while tested < count {
+            let mut board = Plain::new(rows, cols, 4);
+            let mut over = false;
+            for _ in 0..stones {
+                let free: Vec<usize> = (0..cols).filter(|&c| board.landing(c).is_some()).collect();
+                if board.drop(free[random.below(free.len())]) {
+                    over = true;
+                    break;
+                }
+            }
+            if !over {
+                check_against_oracle(&mut board, &mut memo);
+                tested += 1;
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Published values by board size.
+
+/// Connect Four (k = 4) from the empty board, for every board with width + height ≤ 12: who
+/// wins and on which move, as John Tromp published them ("John's Connect Four Playground",
+/// tromp.github.io/c4/c4.html, the table for width + height ≤ 15) and as Christophe
+/// Steininger's solver repeats them (ChristopheSteininger/c4, readme.md, "Results": the outcome
+/// and last-move tables). A draw ends on the last cell.
+const PUBLISHED: [(usize, usize, Option<Outcome>, u32); 12] = [
+    // (width, height, outcome for the first player, the game's last move)
+    (4, 4, Some(Outcome::Draw), 16),
+    (5, 4, Some(Outcome::Draw), 20),
+    (4, 5, Some(Outcome::Draw), 20),
+    (6, 4, Some(Outcome::Loss), 24),
+    (4, 6, Some(Outcome::Draw), 24),
+    (5, 5, Some(Outcome::Draw), 25),
+    (7, 4, Some(Outcome::Draw), 28),
+    (4, 7, Some(Outcome::Draw), 28),
+    (6, 5, Some(Outcome::Draw), 30),
+    (5, 6, Some(Outcome::Draw), 30),
+    (8, 4, Some(Outcome::Loss), 32),
+    (4, 8, Some(Outcome::Draw), 32),
+];
+
+fn check_published(width: usize, height: usize, outcome: Option<Outcome>, last: u32) {
+    let empty = GravityPosition::new(height, width, 4, vec![None; width * height], None)
+        .expect("an empty board");
+    let value = solve(&empty, &unlimited()).value;
+    assert_eq!(value.outcome(), outcome, "{width} wide, {height} high");
+    assert_eq!(value.plies(), Some(last), "{width} wide, {height} high");
+}
+
+#[test]
+fn boards_up_to_24_cells_have_their_published_values() {
+    for &(width, height, outcome, last) in PUBLISHED.iter().filter(|p| p.0 * p.1 <= 24) {
+        check_published(width, height, outcome, last);
+    }
+}
+
+#[test]
+fn boards_of_25_to_32_cells_have_their_published_values() {
+    for &(width, height, outcome, last) in PUBLISHED.iter().filter(|p| p.0 * p.1 > 24) {
+        check_published(width, height, outcome, last);
+    }
+}
+
+/// The rest of width + height ≤ 12: 7 × 5, 5 × 7 and 6 × 6 (width × height) take minutes.
+/// `cargo test --release --test engine gravity -- --ignored`.
+#[test]
+#[ignore = "minutes: run with --ignored"]
+fn boards_of_35_and_36_cells_have_their_published_values() {
+    for (width, height, outcome, last) in [
+        (7, 5, Some(Outcome::Draw), 35),
+        (5, 7, Some(Outcome::Draw), 35),
+        (6, 6, Some(Outcome::Loss), 36),
+    ] {
+        check_published(width, height, outcome, last);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 7 × 6 against connect-four-ai.
+
+fn moves_string(columns: &[usize]) -> String {
+    columns
+        .iter()
+        .map(|&c| char::from(b'1' + c as u8))
+        .collect()
+}
+
+/// Random 7 × 6 games cut at `stones` stones (never finished, the side to move never winning
+/// at once, which `connect-four-ai`'s solver assumes away).
+fn random_connect_four(random: &mut Random, stones: usize) -> Vec<usize> {
+    loop {
+        let mut board = Plain::new(6, 7, 4);
+        let mut columns = Vec::new();
+        let mut over = false;
+        for _ in 0..stones {
+            let free: Vec<usize> = (0..7).filter(|&c| board.landing(c).is_some()).collect();
+            let c = free[random.below(free.len())];
+            columns.push(c);
+            if board.drop(c) {
+                over = true;
+                break;
+            }
+        }
+        if !over && board.stones < 42 {
+            return columns;
+        }
+    }
+}
+
+#[test]
+fn random_7x6_positions_at_every_depth_match_connect_four_ai() {
+    // From 12 stones on, where both solvers answer random positions in well under a second
+    // (the opening is checked through the book below); three positions a depth.
+    let mut random = Random(0xc4_c4c4);
+    let mut theirs = connect_four_ai::Solver::empty();
+    for stones in 12..=40 {
+        for _ in 0..3 {
+            let columns = random_connect_four(&mut random, stones);
+            let position = GravityPosition::from_moves(6, 7, 4, &columns).expect("in play");
+            let ours = solve(&position, &unlimited()).value.pons_score();
+            let reference = connect_four_ai::Position::from_moves(&moves_string(&columns))
+                .expect("a legal sequence");
+            theirs.reset();
+            let expected = if reference.can_win_next() {
+                i32::from(((43 - stones) / 2) as i8)
+            } else {
+                i32::from(theirs.solve(&reference))
+            };
+            assert_eq!(ours, Some(expected), "{}", moves_string(&columns));
+        }
+    }
+}
+
+/// The opening past the book: either solver may take minutes on a balanced position.
+/// `cargo test --release --test engine gravity -- --ignored`.
+#[test]
+#[ignore = "minutes: run with --ignored"]
+fn random_7x6_openings_match_connect_four_ai() {
+    let mut random = Random(0x0be_c4c4);
+    let mut theirs = connect_four_ai::Solver::empty();
+    for stones in 2..12 {
+        let columns = random_connect_four(&mut random, stones);
+        let position = GravityPosition::from_moves(6, 7, 4, &columns).expect("in play");
+        let ours = solve(&position, &unlimited()).value.pons_score();
+        let reference = connect_four_ai::Position::from_moves(&moves_string(&columns))
+            .expect("a legal sequence");
+        theirs.reset();
+        let expected = if reference.can_win_next() {
+            i32::from(((43 - stones) / 2) as i8)
+        } else {
+            i32::from(theirs.solve(&reference))
+        };
+        assert_eq!(ours, Some(expected), "{}", moves_string(&columns));
+    }
+}
+
+#[test]
+fn every_column_of_random_7x6_midgames_matches_connect_four_ai() {
+    let mut random = Random(0x7e57_0006);
+    let mut theirs = connect_four_ai::Solver::empty();
+    for stones in [16, 20, 24, 28, 32, 36] {
+        let columns = random_connect_four(&mut random, stones);
+        let position = GravityPosition::from_moves(6, 7, 4, &columns).expect("in play");
+        let ours = analyze(&position, &unlimited()).pons_scores();
+        let reference = connect_four_ai::Position::from_moves(&moves_string(&columns))
+            .expect("a legal sequence");
+        theirs.reset();
+        let expected: Vec<Option<i32>> = theirs
+            .get_all_move_scores(&reference)
+            .iter()
+            .map(|s| s.map(i32::from))
+            .collect();
+        assert_eq!(ours, expected, "{}", moves_string(&columns));
+    }
+}
+
+#[test]
+fn the_empty_7x6_board_comes_from_the_book_with_its_published_scores() {
+    // Pons' scores of the seven first moves (connect4.gamesolver.org answers these for the
+    // empty position): only the centre wins, on the 41st stone.
+    let analysis = analyze(&GravityPosition::connect_four(), &unlimited());
+    assert_eq!(
+        analysis.pons_scores(),
+        [-2, -1, 0, 1, 0, -1, -2].map(Some).to_vec()
+    );
+    assert_eq!(analysis.nodes, 0, "answered by the book, no search");
+    assert_eq!(analysis.best, 3);
+    let centre = analysis.best_column().value;
+    assert_eq!(
+        (centre.outcome(), centre.plies()),
+        (Some(Outcome::Win), Some(41))
+    );
+    assert_eq!(
+        solve(&GravityPosition::connect_four(), &unlimited()).nodes,
+        0
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Positions, limits and honesty.
+
+#[test]
+fn rejects_impossible_and_finished_positions() {
+    let x = Some(Player::X);
+    let o = Some(Player::O);
+    let floating = {
+        let mut cells = vec![None; 16];
+        cells[0] = x; // top-left, with nothing under it
+        cells[12] = o;
+        cells
+    };
+    assert_eq!(
+        GravityPosition::new(4, 4, 4, floating, None),
+        Err(GravityError::Floating { index: 0 })
+    );
+    let counts = {
+        let mut cells = vec![None; 16];
+        cells[12] = x;
+        cells[13] = x;
+        cells
+    };
+    assert_eq!(
+        GravityPosition::new(4, 4, 4, counts, None),
+        Err(GravityError::Counts { x: 2, o: 0 })
+    );
+    assert!(matches!(
+        GravityPosition::new(4, 4, 4, vec![None; 16], Some(Player::O)),
+        Ok(p) if p.to_move() == Player::O
+    ));
+    assert_eq!(
+        GravityPosition::from_moves(6, 7, 4, &[3, 3, 3, 3, 3, 3, 3]),
+        Err(GravityError::FullColumn {
+            index: 6,
+            column: 3
+        })
+    );
+    assert_eq!(
+        GravityPosition::from_moves(6, 7, 4, &[0, 1, 0, 1, 0, 1, 0, 1]),
+        Err(GravityError::AfterEnd { index: 7 })
+    );
+    assert_eq!(
+        GravityPosition::from_moves(6, 7, 4, &[0, 1, 0, 1, 0, 1, 0]),
+        Err(GravityError::GameOver { winner: x })
+    );
+    assert_eq!(
+        GravityPosition::from_moves(6, 7, 4, &[7]),
+        Err(GravityError::NoSuchColumn {
+            index: 0,
+            column: 7
+        })
+    );
+    for (rows, cols) in [(0, 7), (11, 11), (17, 2), (6, 0)] {
+        assert!(
+            matches!(
+                GravityPosition::new(rows, cols, 4, vec![None; rows * cols], None),
+                Err(GravityError::Size { .. })
+            ),
+            "{rows} x {cols}"
+        );
+    }
+}
+
+#[test]
+fn a_10x10_board_is_taken_and_answered_honestly_within_its_budget() {
+    let empty = GravityPosition::new(10, 10, 4, vec![None; 100], None).expect("10 x 10 fits");
+    let limits = SearchLimits {
+        max_work: Some(200_000),
+        ..SearchLimits::default()
+    };
+    let analysis = analyze(&empty, &limits);
+    assert_eq!(analysis.columns.len(), 10);
+    for column in &analysis.columns {
+        if let GravityValue::Estimate(h) = column.value {
+            assert!(h > -1.0 && h < 1.0, "{h}");
+        }
+    }
+    // The same budget, the same answer.
+    assert_eq!(analyze(&empty, &limits), analysis);
+}
+
+#[test]
+fn a_cancelled_search_returns_estimates_at_once() {
+    let cancel = Cancel::new();
+    cancel.cancel();
+    let limits = SearchLimits {
+        cancel,
+        ..SearchLimits::default()
+    };
+    // Three stones in: past the book, a search of minutes.
+    let position = GravityPosition::from_moves(6, 7, 4, &[3, 2, 4]).expect("in play");
+    let analysis = analyze(&position, &limits);
+    assert!(!analysis.is_exact());
+    assert!(
+        analysis
+            .columns
+            .iter()
+            .all(|c| c.value.score_in_open_interval())
+    );
+}
+
+trait InOpenInterval {
+    fn score_in_open_interval(self) -> bool;
+}
+
+impl InOpenInterval for GravityValue {
+    fn score_in_open_interval(self) -> bool {
+        match self {
+            GravityValue::Estimate(h) => h > -1.0 && h < 1.0,
+            GravityValue::Exact { .. } => true,
+        }
+    }
+}
+
+#[test]
+fn immediate_wins_and_forced_losses_are_exact_without_search() {
+    // X to move can complete four in column 0 (three X stacked there).
+    let position = GravityPosition::from_moves(6, 7, 4, &[0, 1, 0, 1, 0, 6]).expect("in play");
+    let analysis = analyze(
+        &position,
+        &SearchLimits {
+            max_work: Some(1),
+            ..SearchLimits::default()
+        },
+    );
+    let win = analysis.get(0).expect("column 0").value;
+    assert_eq!((win.outcome(), win.plies()), (Some(Outcome::Win), Some(1)));
+    assert_eq!(analysis.best, 0);
+    // X to move has three in a row on the bottom row, open at both ends: two winning columns,
+    // proven without a node searched.
+    let position = GravityPosition::from_moves(6, 7, 4, &[2, 2, 3, 3, 4, 0]).expect("in play");
+    let analysis = analyze(
+        &position,
+        &SearchLimits {
+            max_work: Some(1),
+            ..SearchLimits::default()
+        },
+    );
+    let winning: Vec<usize> = analysis
+        .columns
+        .iter()
+        .filter(|c| c.value.outcome() == Some(Outcome::Win))
+        .map(|c| c.column)
+        .collect();
+    assert_eq!(
+        winning,
+        [1, 5],
+        "X completes 1-2-3-4 or 2-3-4-5 on the bottom row"
+    );
+}
+
+#[test]
+fn a_book_is_the_same_byte_for_byte_on_one_thread_or_two() {
+    // Every position of 4 rows by 5 columns up to 4 stones: small enough to build in a moment.
+    let progress = |_: usize, _: usize| {};
+    let one = minimax_move::engine::gravity::build_book(4, 5, 4, 4, 1, &progress).expect("fits");
+    let two = minimax_move::engine::gravity::build_book(4, 5, 4, 4, 2, &progress).expect("fits");
+    assert_eq!(one.to_bytes(), two.to_bytes());
+    assert!(one.len() > 50, "{} positions", one.len());
+    let read = minimax_move::engine::gravity::Book::from_bytes(&one.to_bytes()).expect("reads");
+    assert_eq!(read, one);
+}
