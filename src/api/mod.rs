@@ -13,8 +13,10 @@ mod health;
 pub mod mcp;
 mod middleware;
 mod move_route;
+mod move_stream;
 mod page;
 mod play_route;
+mod review_route;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -222,7 +224,7 @@ impl AppState {
         (name = "moves", description = "Move suggestions"),
         (name = "operations", description = "Probes and documents for operators"),
     ),
-    components(schemas(Problem, FieldError)),
+    components(schemas(Problem, FieldError, move_stream::SearchProgress)),
     modifiers(&Contract)
 )]
 struct ApiDoc;
@@ -231,6 +233,7 @@ fn api_router() -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(move_route::router())
         .merge(play_route::router())
+        .merge(review_route::router())
         .merge(health::router())
 }
 

@@ -34,6 +34,8 @@ mod geometry;
 mod gomoku;
 mod player;
 mod position;
+mod progress;
+mod review;
 mod solved;
 mod solver;
 mod suggest;
@@ -51,6 +53,11 @@ pub use geometry::{Geometry, GeometryError};
 pub use player::Player;
 pub use position::{
     CompactCellError, GameResult, PlayError, Played, Position, PositionError, game_result,
+};
+pub use progress::{Iteration, Progress};
+pub use review::{
+    GOOD_COST, Game, GameEnd, GameError, GameErrorKind, INACCURACY_COST, Label, MISTAKE_COST,
+    PlayerSummary, Review, ReviewedMove, review,
 };
 pub use solved::warm_up;
 pub use suggest::{SuggestOptions, Suggestion, analyze, principal_variation, suggest};

@@ -4,6 +4,7 @@
 mod errors;
 mod formats;
 mod helpers;
+mod live;
 mod mcp;
 mod moves;
 mod openapi;
@@ -12,4 +13,5 @@ mod page;
 mod pbrain;
 mod process;
 mod protection;
+mod review;
 mod socket;

@@ -204,7 +204,10 @@ pub(crate) fn shape_error(error: &serde_path_to_error::Error<serde_json::Error>)
     let pointer: String = error
         .path()
         .iter()
-        .map(|segment| format!("/{}", segment.to_string().trim_start_matches('.')))
+        .map(|segment| match segment {
+            serde_path_to_error::Segment::Seq { index } => format!("/{index}"),
+            other => format!("/{}", other.to_string().trim_start_matches('.')),
+        })
         .collect();
     let detail = error.inner().to_string();
     // Like a duplicate field, an unknown one reaches us only as `de::Error::unknown_field`'s
