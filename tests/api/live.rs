@@ -187,3 +187,66 @@ async fn a_stream_whose_client_hangs_up_frees_its_search_slot() {
     let (head, _) = read_all(send(address, &body, false).await).await;
     assert!(head.starts_with("HTTP/1.1 200"), "a slot is free: {head}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_small_board_solver_streams_its_iterations_too() {
+    let (address, _state) = start(Settings::default()).await;
+    let body = json!({"board": ".".repeat(25), "rows": 5, "cols": 5, "k": 4, "max_depth": 4,
+                      "time_limit_ms": 8000, "moves": true})
+    .to_string();
+    let (_, plain) = read_all(send(address, &body, false).await).await;
+    let (_, stream) = read_all(send(address, &body, true).await).await;
+    let events = events(&stream);
+    let (last, progress) = events.split_last().expect("events");
+    assert!(!progress.is_empty(), "{stream}");
+    assert!(
+        progress.iter().all(|(name, _)| name == "progress"),
+        "{stream}"
+    );
+    assert_eq!(last, &("result".to_owned(), plain));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_that_finds_every_slot_busy_ends_with_an_error_event() {
+    use crate::helpers::TestApp;
+    use axum::body::Body;
+    use axum::http::Request;
+    let settings = Settings {
+        max_searches: 1,
+        queue_wait: Duration::from_millis(20),
+        search_work_rate: u64::MAX / 1_000_000,
+        ..Settings::default()
+    };
+    let state = AppState::ready(settings);
+    let app = TestApp::with_state(state.clone());
+    let request = |body: String, accept: &str| {
+        Request::post("/v1/move")
+            .header("content-type", "application/json")
+            .header("accept", accept)
+            .body(Body::from(body))
+            .unwrap()
+    };
+    let long = json!({"board": ".".repeat(225), "rows": 15, "cols": 15, "k": 5,
+                      "time_limit_ms": 2_000})
+    .to_string();
+    let busy = {
+        let app = app.clone();
+        let long = long.clone();
+        tokio::spawn(async move { app.send(request(long, "application/json")).await })
+    };
+    tokio::time::timeout(Duration::from_secs(5), async {
+        while state.searches_running() == 0 {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    })
+    .await
+    .expect("the first search starts");
+    let streamed = app.send(request(long, "text/event-stream")).await;
+    assert_eq!(streamed.status, 200);
+    let events = events(&streamed.text());
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert_eq!(events[0].0, "error");
+    let problem: Value = serde_json::from_str(&events[0].1).unwrap();
+    assert_eq!(problem["code"], "overloaded", "{problem}");
+    busy.abort();
+}
