@@ -51,22 +51,29 @@ pub struct SearchProgress {
     pub elapsed_ms: u64,
 }
 
-/// Whether the request asks for server-sent events: `Accept` names `text/event-stream` and not
-/// `application/json` (a client that takes either gets the plain answer).
+/// Whether the request asks for server-sent events: `Accept` names `text/event-stream` (with a
+/// quality above 0) and does not rank `application/json` above it.
 pub(crate) fn wants_events(headers: &HeaderMap) -> bool {
-    let media = headers
+    let (mut events, mut json) = (None::<f32>, None::<f32>);
+    for range in headers
         .get_all(header::ACCEPT)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|v| v.split(','))
-        .filter_map(|media| media.split(';').next())
-        .map(str::trim);
-    let (mut events, mut json) = (false, false);
-    for m in media {
-        events |= m.eq_ignore_ascii_case("text/event-stream");
-        json |= m.eq_ignore_ascii_case("application/json");
+    {
+        let mut parts = range.split(';').map(str::trim);
+        let media = parts.next().unwrap_or_default();
+        let quality = parts
+            .filter_map(|p| p.strip_prefix("q="))
+            .find_map(|q| q.parse::<f32>().ok())
+            .unwrap_or(1.0);
+        if media.eq_ignore_ascii_case("text/event-stream") {
+            events = Some(quality);
+        } else if media.eq_ignore_ascii_case("application/json") {
+            json = Some(quality);
+        }
     }
-    events && !json
+    events.is_some_and(|e| e > 0.0 && json.is_none_or(|j| j <= e))
 }
 
 /// The event stream of a search for `request`.
@@ -146,5 +153,30 @@ impl futures_core::Stream for Events {
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
         self.receiver.poll_recv(cx).map(|event| event.map(Ok))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::HeaderValue;
+
+    #[test]
+    fn events_are_sent_when_accept_prefers_them() {
+        for (accept, expected) in [
+            ("text/event-stream", true),
+            ("text/event-stream, application/json", true),
+            ("application/json, text/event-stream", true),
+            ("application/json;q=0.5, text/event-stream", true),
+            ("application/json, text/event-stream;q=0.5", false),
+            ("text/event-stream;q=0", false),
+            ("application/json", false),
+            ("*/*", false),
+        ] {
+            let mut headers = HeaderMap::new();
+            headers.insert(header::ACCEPT, HeaderValue::from_static(accept));
+            assert_eq!(wants_events(&headers), expected, "{accept}");
+        }
+        assert!(!wants_events(&HeaderMap::new()));
     }
 }
