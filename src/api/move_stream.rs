@@ -11,7 +11,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Instant;
 
-use axum::http::{HeaderMap, header};
+use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
@@ -93,7 +93,15 @@ pub(crate) fn stream(state: AppState, request: ValidRequest) -> Response {
         receiver,
         _search: AbortOnDrop(task.abort_handle()),
     };
-    Sse::new(events).into_response()
+    // Proxies that buffer answers (nginx) would hold the events back until the end.
+    (
+        [(
+            header::HeaderName::from_static("x-accel-buffering"),
+            HeaderValue::from_static("no"),
+        )],
+        Sse::new(events),
+    )
+        .into_response()
 }
 
 /// The `error` event carrying `error`'s problem document.
@@ -159,7 +167,6 @@ impl futures_core::Stream for Events {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use axum::http::HeaderValue;
 
     #[test]
     fn events_are_sent_when_accept_prefers_them() {

@@ -112,6 +112,10 @@ async fn a_streamed_search_sends_progress_then_the_plain_answer() {
             .contains("content-type: text/event-stream"),
         "{head}"
     );
+    assert!(
+        head.to_ascii_lowercase().contains("x-accel-buffering: no"),
+        "{head}"
+    );
     let events = events(&stream);
     let (last, progress) = events.split_last().expect("at least one event");
     assert!(!progress.is_empty(), "progress before the result: {stream}");
