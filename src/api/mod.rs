@@ -224,7 +224,7 @@ impl AppState {
         (name = "moves", description = "Move suggestions"),
         (name = "operations", description = "Probes and documents for operators"),
     ),
-    components(schemas(Problem, FieldError, move_stream::SearchProgress)),
+    components(schemas(Problem, FieldError)),
     modifiers(&Contract)
 )]
 struct ApiDoc;

@@ -17,7 +17,6 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use tokio::sync::mpsc;
 use tokio::task::AbortHandle;
-use utoipa::ToSchema;
 
 use super::move_route::answer_watched;
 use super::wire::ValidRequest;
@@ -25,9 +24,7 @@ use super::{ApiError, AppState};
 use crate::engine::{Iteration, MoveScore, OutcomeOrUnknown, Progress, Value as MoveValue};
 
 /// The data of a `progress` event: what the search knows after one more completed iteration.
-#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
-#[schema(example = json!({"depth": 3, "nodes": 5120, "index": 112, "score": 0.12,
-    "outcome": "unknown", "plies": null, "exact": false, "pv": [112, 96, 128], "elapsed_ms": 41}))]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SearchProgress {
     /// The depth of the iteration just completed, in plies.
     pub depth: u32,
@@ -36,12 +33,10 @@ pub struct SearchProgress {
     /// The best move so far.
     pub index: usize,
     /// Its score from the mover's view, under the request's scoring.
-    #[schema(value_type = f64)]
     pub score: MoveValue,
     /// What it leads to, `unknown` while not proven.
     pub outcome: OutcomeOrUnknown,
     /// Moves to the end with best play when proven, else null.
-    #[schema(required = true, minimum = 0)]
     pub plies: Option<u32>,
     /// Whether the score is proven.
     pub exact: bool,
