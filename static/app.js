@@ -18,6 +18,11 @@
   const analysisBox = $('analysis');
   const columnScoresEl = $('column-scores');
   const undoBtn = $('undo');
+  const liveEl = $('live');
+  const liveText = $('live-text');
+  const reviewEl = $('review');
+  const reviewChart = $('review-chart');
+  const SVG = 'http://www.w3.org/2000/svg';
 
   const other = (p) => (p === 'X' ? 'O' : 'X');
 
@@ -28,6 +33,9 @@
     human: 'X',
     cells: [],            // null, 'X' or 'O'
     history: [],          // snapshots of `cells` taken before each human move
+    moves: [],            // the cells played, in order (X always starts on this page)
+    review: null,         // the answer of POST /v1/review once the game is over
+    reviewRequest: null,  // AbortController of the review request in flight
     phase: 'loading',     // human | ai | over | error
     result: null,         // {winner: 'X' | 'O' | null, line: [...]} once the game is over
     last: null,           // index of the most recent move
@@ -338,12 +346,14 @@
 
   // ---------------------------------------------------------------- the API
 
-  async function apiOnce(body, controller) {
+  async function apiOnce(body, controller, onProgress) {
     const request = Object.assign({ board: wireBoard(body.cells) }, body);
     delete request.cells;
+    const bigBoard = game.rows !== 3 || game.cols !== 3 || game.k !== 3;
+    const live = !!onProgress && bigBoard && !game.gravity;
     if (game.gravity) {
       Object.assign(request, { rows: game.rows, cols: game.cols, k: game.k, gravity: true, time_limit_ms: GRAVITY_TIME_LIMIT_MS });
-    } else if (game.rows !== 3 || game.cols !== 3 || game.k !== 3) {
+    } else if (bigBoard) {
       Object.assign(request, { rows: game.rows, cols: game.cols, k: game.k, time_limit_ms: TIME_LIMIT_MS });
     }
     const timer = setTimeout(() => controller.abort(new DOMException('timed out', 'TimeoutError')), REQUEST_TIMEOUT_MS);
@@ -351,7 +361,7 @@
     try {
       res = await fetch('/v1/move', {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json, application/problem+json' },
+        headers: { 'Content-Type': 'application/json', Accept: live ? 'text/event-stream' : 'application/json, application/problem+json' },
         body: JSON.stringify(request),
         signal: controller.signal,
         cache: 'no-store',
@@ -369,7 +379,11 @@
       clearTimeout(timer);
     }
     let data = null;
-    try { data = await res.json(); } catch (_) { data = null; }
+    if (res.ok && (res.headers.get('Content-Type') || '').startsWith('text/event-stream')) {
+      data = await readEvents(res, onProgress);
+    } else {
+      try { data = await res.json(); } catch (_) { data = null; }
+    }
     if (!res.ok) {
       const e = new Error(problemText(res, data));
       e.problem = data;
@@ -381,11 +395,45 @@
     return data;
   }
 
+  // Server-sent events of a live search: each `progress` goes to `onProgress`; the `result` is the
+  // answer, an `error` event a problem.
+  async function readEvents(res, onProgress) {
+    const reader = res.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (value) buffer += decoder.decode(value, { stream: true });
+      let end;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        let name = 'message';
+        const data = [];
+        for (const line of block.split('\n')) {
+          if (line.startsWith('event:')) name = line.slice(6).trim();
+          else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+        }
+        const parsed = JSON.parse(data.join('\n'));
+        if (name === 'progress') onProgress(parsed);
+        else if (name === 'result') { reader.cancel().catch(() => {}); return parsed; }
+        else if (name === 'error') {
+          const e = new Error(problemText({ status: parsed.status, statusText: '', headers: new Headers() }, parsed));
+          e.problem = parsed;
+          e.status = parsed.status;
+          e.retryAfter = 1;
+          throw e;
+        }
+      }
+      if (done) throw new Error('The search stream ended without an answer.');
+    }
+  }
+
   // One automatic retry when the server is busy (503 with Retry-After), then the error is shown.
-  async function api(body, controller) {
+  async function api(body, controller, onProgress) {
     for (let attempt = 0; ; attempt++) {
       try {
-        return await apiOnce(body, controller);
+        return await apiOnce(body, controller, onProgress);
       } catch (err) {
         if (err.status !== 503 || attempt >= 1 || controller.signal.aborted) throw err;
         const wait = Math.min(err.retryAfter, 3) * 1000;
@@ -449,6 +497,7 @@
     clearError();
     game.history.push(game.cells.slice());
     game.cells[index] = game.human;
+    game.moves.push(index);
     game.last = index;
     focusIndex = index;
     const result = resultAfter(game.cells, index);
@@ -475,11 +524,12 @@
         cells: game.cells,
         player: ai,
         difficulty: diffSel.value,
-      }, controller);
+      }, controller, (p) => { if (game.moveRequest === controller) showProgress(p); });
       if (game.moveRequest !== controller) return;
       game.moveRequest = null;
       if (game.cells[answer.index] !== null) throw new Error(`The server suggested cell ${answer.index}, which is taken.`);
       game.cells[answer.index] = ai;
+      game.moves.push(answer.index);
       game.last = answer.index;
       explanationEl.textContent = answer.explanation || `${ai} takes ${answer.index}.`;
       const status = answer.status || {};
@@ -511,7 +561,138 @@
     game.result = result;
     game.phase = 'over';
     render();
+    reviewGame();
   }
+
+  // ---------------------------------------------------------------- live search and review
+
+  const cellName = (i) => `${i} (row ${Math.floor(i / game.cols) + 1}, column ${(i % game.cols) + 1})`;
+  const valueText = (score, outcome) => (outcome && outcome !== 'unknown' ? `${outcome}, score ${formatScore({ score })}` : `estimate ${formatScore({ score })}`);
+
+  function showProgress(p) {
+    liveEl.hidden = false;
+    liveText.textContent = `Depth ${p.depth}: best ${cellName(p.index)}, ${valueText(p.score, p.outcome)}; ` +
+      `${p.nodes.toLocaleString('en')} nodes in ${p.elapsed_ms} ms; line ${p.pv.join(' ')}`;
+  }
+
+  function hideLive() {
+    liveEl.hidden = true;
+    liveText.textContent = '';
+  }
+
+  function abortReview() {
+    if (game.reviewRequest) { game.reviewRequest.abort(); game.reviewRequest = null; }
+  }
+
+  function hideReview() {
+    abortReview();
+    game.review = null;
+    reviewEl.hidden = true;
+    reviewChart.textContent = '';
+    $('review-detail').hidden = true;
+    $('review-sentence').textContent = '';
+  }
+
+  async function reviewGame() {
+    abortReview();
+    if (game.moves.length === 0) return;
+    const controller = new AbortController();
+    game.reviewRequest = controller;
+    const body = { moves: game.moves.slice(), rows: game.rows, cols: game.cols, k: game.k };
+    if (game.gravity) body.gravity = true;
+    if (game.rows !== 3 || game.cols !== 3 || game.k !== 3) body.time_limit_ms = 3000;
+    reviewEl.hidden = false;
+    $('review-sentence').textContent = 'Reviewing the game\u2026';
+    try {
+      const res = await fetch('/v1/review', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, application/problem+json' },
+        body: JSON.stringify(body),
+        signal: controller.signal,
+        cache: 'no-store',
+      });
+      const data = await res.json();
+      if (game.reviewRequest !== controller) return;
+      game.reviewRequest = null;
+      if (!res.ok) throw new Error(problemText(res, data));
+      game.review = data;
+      drawReview(data);
+    } catch (err) {
+      if (game.reviewRequest !== controller) return;
+      game.reviewRequest = null;
+      $('review-sentence').textContent = 'Could not review the game: ' + (err && err.message ? err.message : String(err));
+    }
+  }
+
+  function svg(name, attributes, parent) {
+    const el = document.createElementNS(SVG, name);
+    for (const [k, v] of Object.entries(attributes)) el.setAttribute(k, String(v));
+    parent.appendChild(el);
+    return el;
+  }
+
+  // The chart: the value after each move from X's view (1 X wins, -1 O wins), one point a move.
+  function drawReview(review) {
+    $('review-sentence').textContent = review.sentence;
+    reviewChart.textContent = '';
+    const W = 360, H = 140, left = 34, right = 10, top = 10, bottom = 10;
+    const n = review.moves.length;
+    const x = (i) => left + (n <= 1 ? (W - left - right) / 2 : (i * (W - left - right)) / (n - 1));
+    const y = (v) => top + ((1 - v) / 2) * (H - top - bottom);
+    svg('line', { class: 'axis', x1: left, x2: W - right, y1: y(0), y2: y(0) }, reviewChart);
+    for (const [v, label] of [[1, 'X wins'], [0, 'draw'], [-1, 'O wins']]) {
+      const t = svg('text', { class: 'axis-label', x: 2, y: y(v) + 3 }, reviewChart);
+      t.textContent = label;
+    }
+    const points = review.moves.map((m, i) => `${x(i).toFixed(1)},${y(m.value_for_x).toFixed(1)}`).join(' ');
+    svg('polyline', { class: 'curve', points }, reviewChart);
+    review.moves.forEach((m, i) => {
+      const c = svg('circle', {
+        class: `point ${m.label}`, cx: x(i).toFixed(1), cy: y(m.value_for_x).toFixed(1), r: m.label === 'blunder' ? 6 : 4,
+        tabindex: 0, role: 'button', 'data-number': m.number, 'data-label': m.label,
+        'aria-label': `Move ${m.number}: ${m.player} played ${m.cell}, ${m.label}`,
+      }, reviewChart);
+      const title = svg('title', {}, c);
+      title.textContent = `Move ${m.number}: ${m.player} ${m.cell} (${m.label})`;
+    });
+  }
+
+  // A move of the review: the position before it, the move played and the best reply.
+  function showReviewMove(number) {
+    const m = game.review && game.review.moves[number - 1];
+    if (!m) return;
+    for (const c of reviewChart.querySelectorAll('.point')) c.classList.toggle('selected', Number(c.dataset.number) === number);
+    const cells = new Array(game.rows * game.cols).fill(null);
+    game.review.moves.slice(0, number - 1).forEach((p) => { cells[p.cell] = p.player; });
+    const best = m.best[0];
+    const boardEl2 = $('review-board');
+    boardEl2.className = `cols-${game.cols}`;
+    boardEl2.textContent = '';
+    cells.forEach((mark, i) => {
+      const d = document.createElement('div');
+      d.className = 'mini';
+      if (mark) { d.dataset.mark = mark; d.textContent = mark; }
+      if (i === m.cell && m.label !== 'best') d.classList.add('played');
+      if (i === best) { d.classList.add('best-reply'); if (!mark) d.textContent = '\u2605'; }
+      d.dataset.index = String(i);
+      boardEl2.appendChild(d);
+    });
+    boardEl2.setAttribute('aria-label', `Position before move ${number}; ${m.player} to move`);
+    const better = m.label === 'best' ? 'the best move' : `best was ${cellName(best)} (${valueText(m.best_score, m.best_outcome)})`;
+    $('review-caption').textContent = `Move ${m.number}: ${m.player} played ${cellName(m.cell)}, ${m.label} (${valueText(m.score, m.outcome)}); ${better}.`;
+    $('review-detail').hidden = false;
+  }
+
+  reviewChart.addEventListener('click', (e) => {
+    const point = e.target.closest('.point');
+    if (point) showReviewMove(Number(point.dataset.number));
+  });
+  reviewChart.addEventListener('keydown', (e) => {
+    const point = e.target.closest('.point');
+    if (!point || (e.key !== 'Enter' && e.key !== ' ')) return;
+    e.preventDefault();
+    showReviewMove(Number(point.dataset.number));
+  });
 
   // Scores for every legal move of the human, for the analysis view.
   async function refreshAnalysis() {
@@ -554,6 +735,9 @@
     Object.assign(game, s);
     game.cells = new Array(s.rows * s.cols).fill(null);
     game.history = [];
+    game.moves = [];
+    hideReview();
+    hideLive();
     game.result = null;
     game.last = null;
     game.analysis = null;
@@ -573,6 +757,8 @@
     abortRequests();
     clearError();
     game.cells = game.history.pop();
+    game.moves = game.moves.slice(0, game.cells.filter((c) => c !== null).length);
+    hideReview();
     game.result = null;
     game.last = null;
     explanationEl.textContent = '';

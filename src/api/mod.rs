@@ -14,8 +14,10 @@ mod health;
 pub mod mcp;
 mod middleware;
 mod move_route;
+mod move_stream;
 mod page;
 mod play_route;
+mod review_route;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -233,6 +235,7 @@ fn api_router() -> OpenApiRouter<AppState> {
         .merge(move_route::router())
         .merge(connect4_route::router())
         .merge(play_route::router())
+        .merge(review_route::router())
         .merge(health::router())
 }
 

@@ -3,7 +3,7 @@
 use std::time::{Duration, Instant};
 
 use axum::extract::{RawQuery, State};
-use axum::http::{HeaderValue, header};
+use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::Value;
@@ -16,7 +16,7 @@ use super::problem::ProblemCode;
 use super::wire::{MoveRequest, MoveResponse, ValidRequest, parse_body};
 use super::{ApiError, AppState, Settings};
 use crate::engine::{
-    Cancel, Difficulty, Player, Scoring, SearchLimits, SuggestOptions, TieBreak, suggest,
+    Cancel, Difficulty, Player, Progress, Scoring, SearchLimits, SuggestOptions, TieBreak, suggest,
 };
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -46,7 +46,11 @@ pub fn router() -> OpenApiRouter<AppState> {
                 value = json!({"board": "................", "rows": 4, "cols": 4, "k": 4, "time_limit_ms": 500}))),
         )),
     responses(
-        (status = 200, description = "The best move (or the move chosen at the requested difficulty)", body = MoveResponse),
+        (status = 200, description = "The best move (or the move chosen at the requested difficulty). With `Accept: text/event-stream` the answer is a stream of server-sent events instead: a `progress` event after each completed iteration of the search (none on 3 × 3, a table lookup), whose data is a JSON object: `depth`, `nodes`, `index` (the best move so far), `score`, `outcome`, `plies` and `exact` (as in the answer), `pv` (the line from `index`) and `elapsed_ms`, then one `result` event whose data is the JSON of the plain answer, or one `error` event whose data is a problem document (a request that is invalid gets the plain problem response instead of a stream). A client that closes the stream stops the search.",
+            content(
+                (MoveResponse = "application/json"),
+                (String = "text/event-stream", example = json!("event: progress\ndata: {\"depth\":1,\"nodes\":225,\"index\":112,\"score\":0.01,\"outcome\":\"unknown\",\"plies\":null,\"exact\":false,\"pv\":[112],\"elapsed_ms\":3}\n\nevent: result\ndata: {\"index\":112,...}\n\n")),
+            )),
         (status = 400, description = "Malformed JSON", body = super::Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body over the limit", body = super::Problem, content_type = "application/problem+json"),
         (status = 415, description = "Body not sent as uncompressed application/json", body = super::Problem, content_type = "application/problem+json"),
@@ -58,9 +62,14 @@ pub fn router() -> OpenApiRouter<AppState> {
     ))]
 async fn post_move(
     State(state): State<AppState>,
+    headers: HeaderMap,
     JsonBody(body): JsonBody,
 ) -> Result<Response, ApiError> {
-    respond(&state, parse_body(&body)?).await
+    let request = parse_body(&body)?;
+    if super::move_stream::wants_events(&headers) {
+        return Ok(super::move_stream::stream(state, request));
+    }
+    respond(&state, request).await
 }
 
 /// Query parameters of `GET /v1/move`: the same options as the POST body.
@@ -199,6 +208,15 @@ pub(crate) async fn answer_bounded(
     state: &AppState,
     request: ValidRequest,
 ) -> Result<Vec<u8>, ApiError> {
+    answer_watched(state, request, Progress::default()).await
+}
+
+/// As [`answer_bounded`], with `progress` called after each completed iteration of the search.
+pub(crate) async fn answer_watched(
+    state: &AppState,
+    request: ValidRequest,
+    progress: Progress,
+) -> Result<Vec<u8>, ApiError> {
     let settings = state.settings();
     let time_limit = Duration::from_millis(time_limit_ms(&request, settings));
     if request.position.geometry().is_tic_tac_toe() {
@@ -213,6 +231,25 @@ pub(crate) async fn answer_bounded(
         );
         return Ok(answer(&request, &options));
     }
+    let settings = settings.clone();
+    run_bounded(state, time_limit, move |deadline, cancel| {
+        let mut options = options(&request, &settings, deadline, cancel);
+        options.limits.progress = progress;
+        answer(&request, &options)
+    })
+    .await
+}
+
+/// Runs `work` on the bounded blocking pool: it waits for a search slot (503 when none frees up
+/// within the queue wait), holds it until `work` returns, and gets the deadline `time_limit`
+/// from now and a [`Cancel`] raised when this future is dropped (its client went away, or the
+/// request timed out), which its searches must watch.
+pub(crate) async fn run_bounded<T: Send + 'static>(
+    state: &AppState,
+    time_limit: Duration,
+    work: impl FnOnce(Instant, Cancel) -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    let settings = state.settings();
     let Ok(Ok(permit)) =
         tokio::time::timeout(settings.queue_wait, state.searches().acquire_owned()).await
     else {
@@ -225,7 +262,6 @@ pub(crate) async fn answer_bounded(
     let slot = state.occupy_search_slot(permit, deadline);
     let cancel = Cancel::new();
     let _stop_when_dropped = StopWhenDropped(cancel.clone());
-    let options = options(&request, settings, deadline, cancel);
     let span = tracing::Span::current();
     let task = tokio::task::spawn_blocking(move || {
         let _entered = span.enter();
@@ -233,11 +269,11 @@ pub(crate) async fn answer_bounded(
         metrics::gauge!("minimax_searches_in_flight").increment(1.0);
         lower_search_priority();
         let started = Instant::now();
-        let body = answer(&request, &options);
+        let output = work(deadline, cancel);
         drop(slot);
         metrics::histogram!("minimax_search_seconds").record(started.elapsed().as_secs_f64());
         metrics::gauge!("minimax_searches_in_flight").decrement(1.0);
-        body
+        output
     });
     task.await.map_err(|e| {
         tracing::error!(error = %e, "search task failed");
@@ -309,6 +345,7 @@ fn limits(
         }),
         all_moves: request.moves || request.scoring == Scoring::Classic,
         cancel,
+        progress: Progress::default(),
     }
 }
 

@@ -5,7 +5,7 @@
 
 use std::time::Instant;
 
-use super::Cancel;
+use super::{Cancel, Progress};
 
 use super::Geometry;
 
@@ -292,6 +292,9 @@ pub struct SearchLimits {
     pub all_moves: bool,
     /// Stops the search early when raised (see [`Cancel`]); the default is never raised.
     pub cancel: Cancel,
+    /// Called after each completed iteration of iterative deepening (see [`Progress`]); the
+    /// default calls nothing.
+    pub progress: Progress,
 }
 
 /// Units of search work per millisecond, times the number of cells, that

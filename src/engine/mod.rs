@@ -35,7 +35,9 @@ mod gomoku;
 pub mod gravity;
 mod player;
 mod position;
+mod progress;
 pub mod renju;
+mod review;
 mod solved;
 mod solver;
 mod suggest;
@@ -53,6 +55,11 @@ pub use geometry::{Geometry, GeometryError};
 pub use player::Player;
 pub use position::{
     CompactCellError, GameResult, PlayError, Played, Position, PositionError, game_result,
+};
+pub use progress::{Iteration, Progress};
+pub use review::{
+    GOOD_COST, Game, GameEnd, GameError, GameErrorKind, INACCURACY_COST, Label, MISTAKE_COST,
+    PlayerSummary, Review, ReviewedMove, review,
 };
 pub use solved::warm_up;
 pub use suggest::{SuggestOptions, Suggestion, analyze, principal_variation, suggest};

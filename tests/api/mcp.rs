@@ -74,13 +74,17 @@ async fn tool_schemas_are_the_openapi_components() {
     let listed = rpc(&app, "tools/list", json!({})).await;
     let tools = listed["result"]["tools"].as_array().expect("a tool list");
     let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
-    assert_eq!(names, ["suggest_move", "apply_move", "game_status"]);
+    assert_eq!(
+        names,
+        ["suggest_move", "apply_move", "game_status", "review_game"]
+    );
     let doc = serde_json::to_value(minimax_move::api::openapi()).unwrap();
     let components = &doc["components"]["schemas"];
     for (tool, input, output) in [
         ("suggest_move", "MoveRequest", "MoveResponse"),
         ("apply_move", "PlayRequest", "PlayResponse"),
         ("game_status", "StatusRequest", "StatusResponse"),
+        ("review_game", "ReviewRequest", "ReviewResponse"),
     ] {
         let tool = tools.iter().find(|t| t["name"] == tool).unwrap();
         for (key, component) in [("inputSchema", input), ("outputSchema", output)] {
@@ -414,7 +418,7 @@ async fn tools_json_is_openai_strict_in_the_chat_completions_shape() {
         .await
         .ok_json("GET /v1/tools.json");
     let tools = tools.as_array().unwrap();
-    assert_eq!(tools.len(), 3);
+    assert_eq!(tools.len(), 4);
     for tool in tools {
         assert_eq!(tool["type"], "function");
         let function = &tool["function"];
@@ -446,7 +450,7 @@ async fn tools_json_offers_the_responses_api_shape() {
         .await
         .ok_json("responses");
     let responses = responses.as_array().unwrap();
-    assert_eq!(responses.len(), 3);
+    assert_eq!(responses.len(), 4);
     for (flat, nested) in responses.iter().zip(chat.as_array().unwrap()) {
         assert_eq!(flat["type"], "function");
         assert!(flat.get("function").is_none(), "{flat}");
@@ -802,4 +806,29 @@ fn over_stdio_a_cancelled_call_stops_its_search_and_frees_its_slot() {
         answer["result"]["structuredContent"]["index"], 112,
         "{answer}"
     );
+}
+
+#[tokio::test]
+async fn review_game_gives_the_post_review_answer_and_its_sentence() {
+    let app = TestApp::new();
+    let arguments = json!({"moves": [4, 1, 0, 8, 2, 6, 3, 5]});
+    let result = call(&app, "review_game", arguments.clone()).await;
+    assert_eq!(result["isError"], false, "{result}");
+    let rest = post(&app, "/v1/review", &arguments)
+        .await
+        .ok_json("POST /v1/review");
+    assert_eq!(
+        result["structuredContent"], rest,
+        "the tool answers as the route"
+    );
+    assert_eq!(rest["moves"][1]["label"], "blunder", "{rest}");
+    let text = result["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(
+        text.starts_with(rest["sentence"].as_str().unwrap()),
+        "the text opens with the sentence: {text}"
+    );
+    let illegal = call(&app, "review_game", json!({"moves": [4, 4]})).await;
+    assert_eq!(illegal["isError"], true, "{illegal}");
+    let text = illegal["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(text.starts_with("invalid_move"), "{text}");
 }

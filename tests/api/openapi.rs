@@ -36,7 +36,12 @@ fn optional_request_fields_carry_no_default_that_generators_read_as_required() {
     // openapi-typescript (default flags) types a property with a `default` as always present.
     let doc = document();
     let schemas = &doc["components"]["schemas"];
-    for name in ["MoveRequest", "PlayRequest", "StatusRequest"] {
+    for name in [
+        "MoveRequest",
+        "PlayRequest",
+        "StatusRequest",
+        "ReviewRequest",
+    ] {
         let schema = &schemas[name];
         for (property, definition) in schema["properties"].as_object().unwrap() {
             assert!(
@@ -45,7 +50,11 @@ fn optional_request_fields_carry_no_default_that_generators_read_as_required() {
             );
         }
         // PlayRequest takes `index` or, on a gravity board, `column`: neither is required alone.
-        assert_eq!(required(schema), ["board"], "{name}");
+        let expected: &[&str] = match name {
+            "ReviewRequest" => &["moves"],
+            _ => &["board"],
+        };
+        assert_eq!(required(schema), expected, "{name}");
     }
 }
 
@@ -91,6 +100,14 @@ async fn every_field_every_answer_carries_is_required_and_no_other() {
             "StatusResponse",
             post("/v1/status", json!({"board": "X........"})).await,
         ),
+        (
+            "ReviewResponse",
+            post("/v1/review", json!({"moves": [4, 1, 0, 8, 2, 6, 3, 5]})).await,
+        ),
+        (
+            "ReviewResponse",
+            post("/v1/review", json!({"moves": [0, 3, 1, 4, 2]})).await,
+        ),
     ];
     let game_status = required(&schemas["GameStatus"]);
     // Fields that only some answers carry, by design.
@@ -126,6 +143,23 @@ async fn every_field_every_answer_carries_is_required_and_no_other() {
         }
     }
     assert!(required(&schemas["MoveEntry"]).contains(&"plies"));
+    let review = &cases[cases.len() - 1].1;
+    for (name, answer) in [
+        ("MoveReview", &review["moves"][0]),
+        ("PlayerReview", &review["summary"][0]),
+    ] {
+        let always = required(&schemas[name]);
+        for property in schemas[name]["properties"].as_object().unwrap().keys() {
+            assert!(
+                always.contains(&property.as_str()),
+                "{name}.{property} is required"
+            );
+            assert!(
+                answer.get(property).is_some(),
+                "{name}.{property} in {answer}"
+            );
+        }
+    }
 }
 
 #[test]

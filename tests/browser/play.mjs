@@ -905,6 +905,70 @@ async function main() {
   log(`${games} games by clicking: AI lost ${losses}; AI results vs a random human: as O ${JSON.stringify(outcomes.X)}, as X ${JSON.stringify(outcomes.O)}`);
   check(`the AI lost none of ${games} games on perfect`, losses === 0);
 
+  // --- the review after a game: a picture of the value after each move (an SVG chart, not a
+  // table), blunders marked, and a click on a move shows its position and the best reply.
+  {
+    const line = [1, 3, 5, 7, 0, 2, 6, 8, 4];
+    await playGame(page, 'X', async (marks) => line.find((i) => marks[i] === null), 'review line');
+    await page.waitForFunction(() => document.querySelectorAll('#review-chart .point').length > 0, null, { timeout: STEP_MS });
+    const shown = await page.evaluate(() => ({
+      visible: !document.getElementById('review').hidden,
+      points: [...document.querySelectorAll('#review-chart .point')].map((c) => ({
+        number: Number(c.dataset.number), label: c.dataset.label, aria: c.getAttribute('aria-label'),
+        blunder: c.classList.contains('blunder'),
+      })),
+      curve: !!document.querySelector('#review-chart polyline'),
+      tables: document.querySelectorAll('#review table').length,
+      sentence: document.getElementById('review-sentence').textContent,
+    }));
+    const moves = shown.points.map((p) => Number(/played (\d+)/.exec(p.aria)[1]));
+    const res = await fetch(`${base}/v1/review`, {
+      method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ moves }),
+    });
+    const review = await res.json();
+    check('review: the view appears when the game is over', shown.visible);
+    check('review: the chart is an SVG picture with a curve, not a table', shown.curve && shown.tables === 0);
+    check('review: one point a move, labelled as the API labels it',
+      res.ok && review.moves.length === shown.points.length && review.moves.every((m, i) => m.label === shown.points[i].label),
+      JSON.stringify({ shown: shown.points.map((p) => p.label), api: (review.moves || []).map((m) => m.label) }));
+    check('review: every blunder is marked, and only blunders',
+      review.moves.every((m, i) => (m.label === 'blunder') === shown.points[i].blunder));
+    check('review: the sentence is the API\'s', shown.sentence === review.sentence, shown.sentence);
+    const pick = review.moves.find((m) => m.label === 'blunder') || review.moves[0];
+    await page.click(`#review-chart .point[data-number="${pick.number}"]`);
+    await page.waitForFunction(() => !document.getElementById('review-detail').hidden, null, { timeout: STEP_MS });
+    const detail = await page.evaluate(() => ({
+      marks: [...document.querySelectorAll('#review-board .mini')].map((d) => d.dataset.mark || null),
+      best: [...document.querySelectorAll('#review-board .best-reply')].map((d) => Number(d.dataset.index)),
+      caption: document.getElementById('review-caption').textContent,
+    }));
+    const before = new Array(9).fill(null);
+    review.moves.slice(0, pick.number - 1).forEach((m) => { before[m.cell] = m.player; });
+    check('review: a click on a move shows the position before it',
+      JSON.stringify(detail.marks) === JSON.stringify(before), JSON.stringify(detail.marks));
+    check('review: ... and marks the best reply', JSON.stringify(detail.best) === JSON.stringify([pick.best[0]]),
+      `${JSON.stringify(detail.best)} vs ${pick.best[0]}`);
+    check('review: the caption names the move and its label',
+      detail.caption.includes(`Move ${pick.number}`) && detail.caption.includes(pick.label), detail.caption);
+    if (!review.moves.some((m) => m.label === 'blunder')) log('review line: no blunder in this game');
+  }
+
+  // --- a big-board search shown as it deepens (server-sent events)
+  {
+    await newGame(page, { size: '5x5x4', side: 'X' });
+    await page.click('#board button[data-index="12"]');
+    let seen = '';
+    try {
+      await page.waitForFunction(() => /^Depth \d+: best/.test(document.getElementById('live-text').textContent), null, { timeout: STEP_MS });
+      seen = await page.textContent('#live-text');
+    } catch (_) { seen = ''; }
+    const ph = await settle(page);
+    check('live search: the page shows the search as it deepens on a big board', /^Depth \d+: best \d+/.test(seen), JSON.stringify(seen));
+    check('live search: the streamed answer is played', ph === 'human' && marksOf(await readBoard(page)).filter(Boolean).length === 2, `phase ${ph}`);
+    await newGame(page, { size: '3x3x3', side: 'X' });
+    check('live search: a new game hides the search panel', await page.evaluate(() => document.getElementById('live').hidden));
+  }
+
   // --- keyboard play
   {
     await newGame(page, { side: 'X' });

@@ -59,8 +59,8 @@ impl ServerHandler for McpServer {
             ))
             .with_instructions(
                 "Tic-tac-toe and m,n,k games: suggest_move for the best move with scores, \
-                 apply_move to play a move on a board, game_status to read a board. Never edit a \
-                 board yourself.",
+                 apply_move to play a move on a board, game_status to read a board, review_game \
+                 to label every move of a game. Never edit a board yourself.",
             )
     }
 

@@ -46,6 +46,7 @@ pub(super) fn answer_text(tool: &str, arguments: &Value, answer: &Value) -> Stri
                 .unwrap_or_default(),
             grid(&answer["board"], cols)
         ),
+        "review_game" => review_text(answer),
         _ => {
             let turn = answer["to_move"]
                 .as_str()
@@ -59,6 +60,23 @@ pub(super) fn answer_text(tool: &str, arguments: &Value, answer: &Value) -> Stri
             )
         }
     }
+}
+
+/// The text of a game review: its sentence, then one line a move.
+fn review_text(answer: &Value) -> String {
+    let mut text = answer["sentence"].as_str().unwrap_or_default().to_owned();
+    for m in answer["moves"].as_array().map_or(&[][..], Vec::as_slice) {
+        text.push_str(&format!(
+            "\n{}. {} {}: {} (best {}, cost {})",
+            m["number"],
+            m["player"].as_str().unwrap_or("?"),
+            m["cell"],
+            m["label"].as_str().unwrap_or("?"),
+            m["best"],
+            m["cost"]
+        ));
+    }
+    text
 }
 
 /// The text of a tool error: `code: detail`, then each offending part of the request.

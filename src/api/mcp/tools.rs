@@ -1,4 +1,4 @@
-//! The three tools: what each is called and does, its input and output schemas (the OpenAPI
+//! The four tools: what each is called and does, its input and output schemas (the OpenAPI
 //! components of its REST twin, with every `$ref` inlined), and running it.
 
 use std::sync::Arc;
@@ -7,7 +7,7 @@ use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::{Map, Value, json};
 
 use crate::api::wire::parse_request;
-use crate::api::{ApiError, AppState, move_route, play_route};
+use crate::api::{ApiError, AppState, move_route, play_route, review_route};
 
 /// One tool: its name, the OpenAPI components of its input and output, its description.
 pub(super) struct ToolSpec {
@@ -18,7 +18,7 @@ pub(super) struct ToolSpec {
 }
 
 /// The tools, in the order they are listed.
-pub(super) const TOOLS: [ToolSpec; 3] = [
+pub(super) const TOOLS: [ToolSpec; 4] = [
     ToolSpec {
         name: "suggest_move",
         input: "MoveRequest",
@@ -55,6 +55,18 @@ pub(super) const TOOLS: [ToolSpec; 3] = [
          (winner and line), drawn or in play, and the legal moves. A finished game is a normal \
          answer here, not an error.",
     },
+    ToolSpec {
+        name: "review_game",
+        input: "ReviewRequest",
+        output: "ReviewResponse",
+        description: "Reviews a whole game: pass the cells played in order (moves, row-major \
+         indices from 0; X moves first unless first is \"O\"; rows, cols and k for other boards). \
+         Every move gets its player, the best move(s) and their score, the played move's score, \
+         what it cost and a label (best, good, inaccuracy, mistake, blunder: on 3 × 3 every value \
+         is proven and a blunder is a move that made the proven outcome worse). Also each \
+         player's tally and accuracy, the turning point and one sentence to tell the user. \
+         Errors name the first illegal move (invalid_move with its number and cell).",
+    },
 ];
 
 /// Runs a tool on its arguments, exactly as its REST twin would.
@@ -70,6 +82,10 @@ pub(super) async fn run(state: &AppState, tool: &str, arguments: Value) -> Resul
         }
         "apply_move" => to_value(play_route::play(arguments)?),
         "game_status" => to_value(play_route::status(arguments)?),
+        "review_game" => {
+            let request = review_route::parse_review(arguments)?;
+            to_value(review_route::review_bounded(state, request).await?)
+        }
         _ => Err(ApiError::NotFound),
     }
 }

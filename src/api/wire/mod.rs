@@ -12,6 +12,7 @@ mod response;
 mod schema;
 
 pub use board::{BoardStyle, RenderedBoard};
+pub(crate) use request::null_as_default;
 pub use request::{MoveBody, MoveRequest, ValidRequest, parse_body, parse_request};
 pub use response::{GameState, GameStatus, MoveResponse};
 pub use schema::{Board, Cell, Contract};

@@ -14,7 +14,7 @@ use crate::engine::{Difficulty, Geometry, Player, Position, PositionError, Scori
 
 /// Reads an optional field whose `null` means its default, as OpenAI's strict function calling
 /// sends every optional field.
-fn null_as_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+pub(crate) fn null_as_default<'de, D, T>(deserializer: D) -> Result<T, D::Error>
 where
     D: Deserializer<'de>,
     T: Default + Deserialize<'de>,
@@ -226,7 +226,10 @@ pub(crate) fn shape_error(error: &serde_path_to_error::Error<serde_json::Error>)
     let pointer: String = error
         .path()
         .iter()
-        .map(|segment| format!("/{}", segment.to_string().trim_start_matches('.')))
+        .map(|segment| match segment {
+            serde_path_to_error::Segment::Seq { index } => format!("/{index}"),
+            other => format!("/{}", other.to_string().trim_start_matches('.')),
+        })
         .collect();
     let detail = error.inner().to_string();
     // Like a duplicate field, an unknown one reaches us only as `de::Error::unknown_field`'s

@@ -11,7 +11,9 @@ use crate::engine::core::budget::Budget;
 use crate::engine::core::deadline::Deadline;
 use crate::engine::core::side::Side;
 use crate::engine::core::table::{Replacement, Table};
-use crate::engine::{Analysis, Evaluation, MoveScore, Position, Scoring, SearchLimits};
+use crate::engine::{
+    Analysis, Evaluation, Iteration, MoveScore, Position, Progress, Scoring, SearchLimits,
+};
 
 /// Nodes allowed for the root's own VCF, and its most fours (real games have VCFs of 14 fours).
 const ROOT_VCF_BUDGET: u64 = 200_000;
@@ -113,6 +115,7 @@ pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> 
         last_depth,
         limits.all_moves,
         threatened.then_some(&mut vct),
+        &limits.progress,
     );
     let nodes = searcher.budget.nodes();
     let moves = score_moves(&mut searcher.board, &root, side, scoring, position);
@@ -134,6 +137,7 @@ fn deepen(
     last_depth: i32,
     all_moves: bool,
     mut threat_check: Option<&mut Vct>,
+    progress: &Progress,
 ) -> (Vec<u16>, i32) {
     let mut completed = 0;
     let mut pv: Vec<u16> = vec![root[0].at as u16];
@@ -162,6 +166,16 @@ fn deepen(
             break;
         }
         completed = depth;
+        progress.report(|| {
+            let layout = searcher.board.layout();
+            Iteration {
+                depth: depth as u32,
+                nodes: searcher.budget.nodes(),
+                best: layout.unpadded(root[0].at),
+                evaluation: Evaluation::Heuristic(estimate(root[0].score)),
+                pv: pv.iter().map(|&a| layout.unpadded(a as usize)).collect(),
+            }
+        });
         if root[0].score.abs() > MATE_BOUND {
             break;
         }

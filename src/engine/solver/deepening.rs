@@ -2,7 +2,9 @@
 //! depth until the root is proven, the depth limit is reached or the budget runs out; the answer
 //! is the last completed iteration (the first iteration always completes).
 
-use super::super::{Analysis, Geometry, MoveScore, Position, Scoring, SearchLimits};
+use super::super::{
+    Analysis, Geometry, Iteration as Progressed, MoveScore, Position, Scoring, SearchLimits,
+};
 use super::board::Board;
 use super::eval;
 use super::grid::Grid;
@@ -176,6 +178,7 @@ fn iterate(
             Iteration::Complete { results: r, done } => {
                 results = r;
                 completed = depth;
+                report_progress(limits, iterations.search, geometry, root, &results, depth);
                 if done {
                     break;
                 }
@@ -195,4 +198,36 @@ fn iterate(
         depth += 1;
     }
     (results, completed)
+}
+
+/// Tells `limits.progress`, if set, what the iteration at `depth` found: its best move (the
+/// highest value, exact before bounds, then the lowest cell) and that move's value.
+fn report_progress(
+    limits: &SearchLimits,
+    search: &Negamax<'_>,
+    geometry: Geometry,
+    root: &[RootMove],
+    results: &[RootResult],
+    depth: i32,
+) {
+    limits.progress.report(|| {
+        let best = root
+            .iter()
+            .max_by_key(|m| {
+                let result = results[m.representative];
+                (
+                    result.value,
+                    result.is_proven_exact(),
+                    std::cmp::Reverse(m.cell),
+                )
+            })
+            .expect("a position in play has a root move");
+        Progressed {
+            depth: depth as u32,
+            nodes: search.budget.nodes(),
+            best: best.cell,
+            evaluation: results[best.representative].evaluation(geometry.max_score()),
+            pv: vec![best.cell],
+        }
+    });
 }

@@ -13,7 +13,9 @@ type Schemas = components["schemas"];
 type Mark = Schemas["Mark"];
 
 const baseUrl = process.argv[2] ?? "http://127.0.0.1:8080";
-const client = createClient<paths>({ baseUrl });
+// A JSON client: it reads the application/json answers and the application/problem+json errors
+// (POST /v1/move also offers text/event-stream, to clients that ask for it).
+const client = createClient<paths, "application/json" | "application/problem+json">({ baseUrl });
 
 let passed = 0;
 let failed = 0;

@@ -1,0 +1,415 @@
+//! `POST /v1/review`: a whole game, move by move, each move compared with the best one and
+//! labelled (see [`crate::engine::review`] for the labels and their thresholds).
+
+use std::time::{Duration, Instant};
+
+use axum::extract::State;
+use axum::http::{HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use super::extract::JsonBody;
+use super::move_route::run_bounded;
+use super::problem::ProblemCode;
+use super::wire::{GameStatus, shape_error};
+use super::{ApiError, AppState, Settings};
+use crate::engine::{
+    Game, GameError, Geometry, Label, OutcomeOrUnknown, Player, PlayerSummary, Progress, Review,
+    ReviewedMove, SearchLimits, Value as MoveValue, review,
+};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(post_review))
+}
+
+/// The body of `POST /v1/review` and the input of the MCP tool `review_game`. Every optional
+/// field may be absent or null, both meaning its default.
+#[derive(Clone, Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+#[schema(example = json!({"moves": [4, 1, 0, 8, 2, 6, 3, 5]}))]
+pub struct ReviewRequest {
+    /// The cells played, in play order, each a row-major index from 0. At most rows × cols
+    /// moves; every move must be on an empty cell of a game still in play.
+    #[schema(max_items = 225)]
+    pub moves: Vec<usize>,
+    /// The side that moved first (X when absent or null).
+    #[serde(default)]
+    pub first: Option<Player>,
+    /// Rows of the board, 1..=15 (3 when absent or null).
+    #[serde(default)]
+    #[schema(value_type = Option<i32>, minimum = 1, maximum = 15)]
+    pub rows: Option<u64>,
+    /// Columns of the board, 1..=15 (3 when absent or null).
+    #[serde(default)]
+    #[schema(value_type = Option<i32>, minimum = 1, maximum = 15)]
+    pub cols: Option<u64>,
+    /// Marks in a row needed to win, 1..=max(rows, cols) (3 when absent or null).
+    #[serde(default)]
+    #[schema(value_type = Option<i32>, minimum = 1, maximum = 15)]
+    pub k: Option<u64>,
+    /// Gravity (false when absent or null): a mark drops to the lowest empty cell of its
+    /// column, as in Connect Four (`rows: 6, cols: 7, k: 4`); each move is then the landing cell.
+    #[serde(default, deserialize_with = "super::wire::null_as_default")]
+    #[schema(value_type = Option<bool>)]
+    pub gravity: bool,
+    /// Deepest search iteration in plies for each position (larger boards); capped by the server.
+    #[serde(default)]
+    #[schema(value_type = Option<i32>, minimum = 1)]
+    pub max_depth: Option<u32>,
+    /// Time budget for the whole game in milliseconds (larger boards), capped by the server
+    /// like `POST /v1/move`'s. Each position gets an equal share of what is left: the remaining
+    /// time (and work budget) divided by the positions still to review. 3 × 3 games need none.
+    #[serde(default)]
+    #[schema(value_type = Option<i32>, minimum = 1)]
+    pub time_limit_ms: Option<u64>,
+}
+
+/// The labels of reviewed moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MoveLabel {
+    /// Keeps the best value (under depth scoring).
+    Best,
+    /// Keeps the proven outcome, more slowly; on estimates a cost below 0.05.
+    Good,
+    /// On estimates, a cost from 0.05 to 0.15.
+    Inaccuracy,
+    /// On estimates, a cost from 0.15 to 0.35.
+    Mistake,
+    /// A worse proven outcome; on estimates a cost of 0.35 or more.
+    Blunder,
+}
+
+impl From<Label> for MoveLabel {
+    fn from(label: Label) -> Self {
+        match label {
+            Label::Best => Self::Best,
+            Label::Good => Self::Good,
+            Label::Inaccuracy => Self::Inaccuracy,
+            Label::Mistake => Self::Mistake,
+            Label::Blunder => Self::Blunder,
+        }
+    }
+}
+
+/// One move of a reviewed game. Values are from the view of the player who moved, under depth
+/// scoring.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct MoveReview {
+    /// The move's number, from 1.
+    pub number: usize,
+    /// Who played it.
+    pub player: Player,
+    /// The cell played.
+    pub cell: usize,
+    /// How good it was.
+    pub label: MoveLabel,
+    /// Its score.
+    #[schema(value_type = f64)]
+    pub score: MoveValue,
+    /// What it leads to with best play, `unknown` when not proven.
+    pub outcome: OutcomeOrUnknown,
+    /// Every move of the best value in that position.
+    pub best: Vec<usize>,
+    /// The best score.
+    #[schema(value_type = f64)]
+    pub best_score: MoveValue,
+    /// What the best move leads to, `unknown` when not proven.
+    pub best_outcome: OutcomeOrUnknown,
+    /// The expected line of play from the position before the move, starting with the first best
+    /// move (on 3 × 3 to the end of the game).
+    pub best_line: Vec<usize>,
+    /// What the move gave up: the best score minus its score when both are proven (depth-score
+    /// points), else on the estimate scale (proven win 1, draw 0, loss -1, estimates as they
+    /// are). Never negative.
+    #[schema(minimum = 0)]
+    pub cost: f64,
+    /// Whether both scores are proven.
+    pub exact: bool,
+    /// The position's value after the move from X's view, from -1 (O wins) to 1 (X wins); for
+    /// charts.
+    #[schema(minimum = -1, maximum = 1)]
+    pub value_for_x: f64,
+}
+
+impl From<&ReviewedMove> for MoveReview {
+    fn from(m: &ReviewedMove) -> Self {
+        Self {
+            number: m.number,
+            player: m.player,
+            cell: m.cell,
+            label: m.label.into(),
+            score: m.value,
+            outcome: OutcomeOrUnknown(m.value.outcome()),
+            best: m.best.clone(),
+            best_score: m.best_value,
+            best_outcome: OutcomeOrUnknown(m.best_value.outcome()),
+            best_line: m.best_line.clone(),
+            cost: m.cost,
+            exact: m.value.is_exact() && m.best_value.is_exact(),
+            value_for_x: m.value_for_x,
+        }
+    }
+}
+
+/// One player's tally.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct PlayerReview {
+    /// The player.
+    pub player: Player,
+    /// Moves the player made.
+    pub moves: usize,
+    /// Moves labelled `best`.
+    pub best: usize,
+    /// Moves labelled `good`.
+    pub good: usize,
+    /// Moves labelled `inaccuracy`.
+    pub inaccuracy: usize,
+    /// Moves labelled `mistake`.
+    pub mistake: usize,
+    /// Moves labelled `blunder`.
+    pub blunder: usize,
+    /// The share of the player's moves labelled `best` or `good`, in percent to one decimal;
+    /// null when the player made no move.
+    #[schema(required = true, minimum = 0, maximum = 100)]
+    pub accuracy: Option<f64>,
+}
+
+impl From<&PlayerSummary> for PlayerReview {
+    fn from(s: &PlayerSummary) -> Self {
+        Self {
+            player: s.player,
+            moves: s.moves,
+            best: s.counts[0],
+            good: s.counts[1],
+            inaccuracy: s.counts[2],
+            mistake: s.counts[3],
+            blunder: s.counts[4],
+            accuracy: s.accuracy,
+        }
+    }
+}
+
+/// The answer of `POST /v1/review`.
+#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
+pub struct ReviewResponse {
+    /// Every move, in play order.
+    pub moves: Vec<MoveReview>,
+    /// X's tally, then O's.
+    pub summary: Vec<PlayerReview>,
+    /// The number of the move where the game turned: the first blunder, else the move that gave
+    /// up the most; null when no move gave anything up.
+    #[schema(required = true, minimum = 1)]
+    pub turning_point: Option<usize>,
+    /// The game after the last move.
+    pub status: GameStatus,
+    /// The side to move after the last move, null when the game is over.
+    #[schema(required = true)]
+    pub to_move: Option<Player>,
+    /// Whether every score is proven.
+    pub exact: bool,
+    /// One plain-English sentence about the game.
+    pub sentence: String,
+}
+
+impl ReviewResponse {
+    fn new(game: &Game, review: &Review) -> Self {
+        let over = game.result().is_some();
+        let to_move = match (over, review.moves.last()) {
+            (true, _) => None,
+            (false, Some(last)) => Some(last.player.opponent()),
+            (false, None) => Some(game.first()),
+        };
+        Self {
+            moves: review.moves.iter().map(MoveReview::from).collect(),
+            summary: review.summary.iter().map(PlayerReview::from).collect(),
+            turning_point: review.turning_point,
+            status: GameStatus::of(game.result()),
+            to_move,
+            exact: review.exact,
+            sentence: review.sentence.clone(),
+        }
+    }
+}
+
+/// A review request past the edge: a valid game and its limits.
+#[derive(Clone, Debug)]
+pub struct ValidReview {
+    game: Game,
+    max_depth: Option<u32>,
+    time_limit_ms: Option<u64>,
+}
+
+impl TryFrom<ReviewRequest> for ValidReview {
+    type Error = ApiError;
+
+    fn try_from(request: ReviewRequest) -> Result<Self, ApiError> {
+        let int32 = i32::MAX as u64;
+        for (field, value) in [
+            ("max_depth", request.max_depth.map(u64::from)),
+            ("time_limit_ms", request.time_limit_ms),
+        ] {
+            if let Some(v) = value.filter(|v| !(1..=int32).contains(v)) {
+                return Err(ApiError::invalid(
+                    ProblemCode::InvalidRequest,
+                    format!("/{field}"),
+                    format!("{field} must be between 1 and {int32}, got {v}"),
+                ));
+            }
+        }
+        let geometry = Geometry::new(
+            request.rows.unwrap_or(3),
+            request.cols.unwrap_or(3),
+            request.k.unwrap_or(3),
+        )?
+        .with_gravity(request.gravity)?;
+        if request.moves.len() > geometry.cells() {
+            return Err(ApiError::invalid(
+                ProblemCode::InvalidRequest,
+                "/moves",
+                format!(
+                    "a game on {} × {} has at most {} moves, got {}",
+                    geometry.rows(),
+                    geometry.cols(),
+                    geometry.cells(),
+                    request.moves.len()
+                ),
+            ));
+        }
+        let first = request.first.unwrap_or(Player::X);
+        let game = Game::new(geometry, first, &request.moves).map_err(|e| game_error(&e))?;
+        Ok(Self {
+            game,
+            max_depth: request.max_depth,
+            time_limit_ms: request.time_limit_ms,
+        })
+    }
+}
+
+/// The 422 naming the move (its number and cell) that makes a list of moves not a game.
+fn game_error(error: &GameError) -> ApiError {
+    ApiError::invalid(
+        ProblemCode::InvalidMove,
+        format!("/moves/{}", error.number - 1),
+        error.to_string(),
+    )
+}
+
+/// Reads a review request that is already known to be JSON.
+///
+/// # Errors
+/// A 422 naming the offending field or move.
+pub fn parse_review(body: Value) -> Result<ValidReview, ApiError> {
+    let request: ReviewRequest =
+        serde_path_to_error::deserialize(body).map_err(|e| shape_error(&e))?;
+    ValidReview::try_from(request)
+}
+
+/// Review of a whole game.
+///
+/// Send the cells played in order; every move is compared with the best move of its position
+/// and labelled `best`, `good`, `inaccuracy`, `mistake` or `blunder`. On 3 × 3 every value is
+/// proven and the answer is immediate; larger boards share one time budget over the positions.
+#[utoipa::path(post, path = "/v1/review", tag = "moves",
+    request_body(content = ReviewRequest, content_type = "application/json",
+        examples(
+            ("edge reply" = (summary = "O answers the centre on an edge and loses",
+                value = json!({"moves": [4, 1, 0, 8, 2, 6, 3, 5]}))),
+            ("O first" = (summary = "O moves first",
+                value = json!({"moves": [0, 4, 8], "first": "O"}))),
+        )),
+    responses(
+        (status = 200, description = "Every move labelled, the players' tallies, the turning point and a sentence", body = ReviewResponse),
+        (status = 400, description = "Malformed JSON", body = super::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body over the limit", body = super::Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Body not sent as uncompressed application/json", body = super::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid request or geometry, or a move that is off the board, on a taken cell or after the game ended (code invalid_move, the pointer /moves/{i} naming it)", body = super::Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Over the per-client rate limit (only when RATE_LIMIT_PER_SECOND is set)", body = super::Problem, content_type = "application/problem+json",
+         headers(("Retry-After" = u32, description = "Seconds to wait"))),
+        (status = 503, description = "Overloaded or timed out; retry later", body = super::Problem, content_type = "application/problem+json",
+         headers(("Retry-After" = u32, description = "Seconds to wait"))),
+    ))]
+async fn post_review(
+    State(state): State<AppState>,
+    JsonBody(body): JsonBody,
+) -> Result<Response, ApiError> {
+    let value: Value =
+        serde_json::from_slice(&body).map_err(|e| ApiError::MalformedJson(e.to_string()))?;
+    let response = review_bounded(&state, parse_review(value)?).await?;
+    let mut body = Vec::with_capacity(2048);
+    serde_json::to_writer(&mut body, &response).map_err(|_| ApiError::Internal)?;
+    Ok((
+        [(
+            header::CONTENT_TYPE,
+            HeaderValue::from_static("application/json"),
+        )],
+        body,
+    )
+        .into_response())
+}
+
+/// Reviews a game: inline when every position is a table lookup, else on the bounded blocking
+/// pool under one search slot, one deadline and one work budget for the whole game.
+pub(crate) async fn review_bounded(
+    state: &AppState,
+    request: ValidReview,
+) -> Result<ReviewResponse, ApiError> {
+    if request.game.is_solved() {
+        super::metrics::table_answers().increment(1);
+        let review = review(&request.game, &SearchLimits::default());
+        return Ok(ReviewResponse::new(&request.game, &review));
+    }
+    let settings = state.settings().clone();
+    let millis = time_limit_ms(&request, &settings);
+    run_bounded(
+        state,
+        Duration::from_millis(millis),
+        move |deadline, cancel| {
+            let limits = limits(&request, &settings, millis, deadline, cancel);
+            let review = review(&request.game, &limits);
+            if review.nodes > 0 {
+                metrics::counter!("minimax_search_nodes_total").increment(review.nodes);
+            }
+            ReviewResponse::new(&request.game, &review)
+        },
+    )
+    .await
+}
+
+fn time_limit_ms(request: &ValidReview, settings: &Settings) -> u64 {
+    request
+        .time_limit_ms
+        .unwrap_or(settings.default_time_limit_ms)
+        .clamp(1, settings.max_time_limit_ms)
+}
+
+/// The limits of the whole game: the work budget of its time limit, the deadline, the depth cap.
+fn limits(
+    request: &ValidReview,
+    settings: &Settings,
+    millis: u64,
+    deadline: Instant,
+    cancel: crate::engine::Cancel,
+) -> SearchLimits {
+    SearchLimits {
+        max_depth: Some(
+            request
+                .max_depth
+                .unwrap_or(settings.max_depth)
+                .min(settings.max_depth),
+        ),
+        deadline: Some(deadline),
+        max_work: Some(SearchLimits::work_at_rate(
+            request.game.geometry(),
+            millis,
+            settings.search_work_rate,
+        )),
+        all_moves: true,
+        cancel,
+        progress: Progress::default(),
+    }
+}

@@ -1,0 +1,522 @@
+//! Game review: a whole game replayed move by move, each move compared with the best one in the
+//! position it was played from, and labelled.
+//!
+//! A move's *cost* is how much value its player gave up: the best move's value minus the played
+//! move's. On proven values (3 × 3, and whatever the search proves) the labels are exact:
+//!
+//! - `best`: the move keeps the best value under depth scoring (same outcome, same length);
+//! - `good`: the same outcome as the best move, but a slower win or a faster loss (or, for a draw,
+//!   a different length);
+//! - `blunder`: the proven outcome got worse for the mover (a win thrown to a draw or a loss, a
+//!   draw to a loss).
+//!
+//! When either value is an estimate (a search cut by its budget), both are put on one scale, a
+//! proven win 1, a draw 0, a loss -1 and an estimate its value in (-1, 1), and the cost on that
+//! scale picks the label: 0 (or less) `best`, below [`GOOD_COST`] `good`, below
+//! [`INACCURACY_COST`] `inaccuracy`, below [`MISTAKE_COST`] `mistake`, otherwise `blunder`.
+
+use std::fmt;
+use std::time::Instant;
+
+use thiserror::Error;
+
+use super::{
+    Analysis, GameResult, Geometry, Outcome, Player, Position, Scoring, SearchLimits, Value,
+    analyze,
+};
+
+/// On the estimate scale, a cost below this is `good`.
+pub const GOOD_COST: f64 = 0.05;
+/// On the estimate scale, a cost below this (and at least [`GOOD_COST`]) is an `inaccuracy`.
+pub const INACCURACY_COST: f64 = 0.15;
+/// On the estimate scale, a cost below this (and at least [`INACCURACY_COST`]) is a `mistake`;
+/// anything more is a `blunder`.
+pub const MISTAKE_COST: f64 = 0.35;
+
+/// A game: its board, the side that moved first and its moves in play order, each legal when it
+/// was played, none after the game ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    /// The position before each move, in order (as many as there are moves).
+    positions: Vec<Position>,
+    moves: Vec<usize>,
+    /// How the game ended, if it did.
+    result: Option<GameResult>,
+    geometry: Geometry,
+    first: Player,
+}
+
+/// Why a list of moves is not a game.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("move {number} (cell {cell}): {kind}")]
+pub struct GameError {
+    /// The offending move, counted from 1.
+    pub number: usize,
+    /// The cell it names.
+    pub cell: usize,
+    /// What is wrong with it.
+    pub kind: GameErrorKind,
+}
+
+/// What is wrong with a move of a game.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum GameErrorKind {
+    /// The cell is not on the board.
+    #[error("the cell is off the board (it has {cells} cells)")]
+    OffBoard {
+        /// The board's size.
+        cells: usize,
+    },
+    /// The cell was taken by an earlier move.
+    #[error("the cell is already taken")]
+    Occupied,
+    /// On a gravity board, the cell is above an empty cell of its column.
+    #[error(
+        "the cell is above an empty cell: on a gravity board a mark drops to the lowest empty cell of its column"
+    )]
+    Floating,
+    /// The game had already ended.
+    #[error("the game was already over ({0})")]
+    AfterGameEnd(GameEnd),
+}
+
+/// How a game ended, for messages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameEnd(pub GameResult);
+
+impl fmt::Display for GameEnd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0.winner {
+            Some(winner) => write!(f, "{winner} had won"),
+            None => f.write_str("drawn, the board was full"),
+        }
+    }
+}
+
+impl Game {
+    /// Replays `moves` from the empty board of `geometry`, `first` moving first.
+    ///
+    /// ```
+    /// use minimax_move::engine::{Game, GameErrorKind, Geometry, Player};
+    /// let game = Game::new(Geometry::TIC_TAC_TOE, Player::X, &[4, 0, 8]).unwrap();
+    /// assert_eq!(game.moves(), &[4, 0, 8]);
+    /// let error = Game::new(Geometry::TIC_TAC_TOE, Player::X, &[4, 4]).unwrap_err();
+    /// assert_eq!((error.number, error.cell, error.kind), (2, 4, GameErrorKind::Occupied));
+    /// ```
+    ///
+    /// # Errors
+    /// [`GameError`] naming the first move that is off the board, on a taken cell, or played
+    /// after the game ended.
+    pub fn new(geometry: Geometry, first: Player, moves: &[usize]) -> Result<Self, GameError> {
+        let start = Position::new(geometry, vec![None; geometry.cells()], Some(first))
+            .expect("the empty board is a position in play");
+        let mut positions = Vec::with_capacity(moves.len().min(geometry.cells()));
+        let mut next = Some(start);
+        let mut result = None;
+        for (i, &cell) in moves.iter().enumerate() {
+            let error = |kind| GameError {
+                number: i + 1,
+                cell,
+                kind,
+            };
+            let Some(position) = next.take() else {
+                let end = result
+                    .clone()
+                    .expect("a game without a next position has ended");
+                return Err(error(GameErrorKind::AfterGameEnd(GameEnd(end))));
+            };
+            let played = position.try_play(cell).map_err(|e| match e {
+                super::PlayError::OffBoard { cells, .. } => {
+                    error(GameErrorKind::OffBoard { cells })
+                }
+                super::PlayError::Occupied { .. } => error(GameErrorKind::Occupied),
+                super::PlayError::Floating { .. } => error(GameErrorKind::Floating),
+            })?;
+            positions.push(position);
+            next = played.next;
+            result = played.result;
+        }
+        Ok(Self {
+            positions,
+            moves: moves.to_vec(),
+            result,
+            geometry,
+            first,
+        })
+    }
+
+    /// The moves, in play order.
+    #[must_use]
+    pub fn moves(&self) -> &[usize] {
+        &self.moves
+    }
+
+    /// The board's shape.
+    #[must_use]
+    pub const fn geometry(&self) -> Geometry {
+        self.geometry
+    }
+
+    /// The side that moved first.
+    #[must_use]
+    pub const fn first(&self) -> Player {
+        self.first
+    }
+
+    /// How the game ended, `None` while it is in play.
+    #[must_use]
+    pub const fn result(&self) -> Option<&GameResult> {
+        self.result.as_ref()
+    }
+
+    /// Whether every position of the game is answered from the solved 3 × 3 table.
+    #[must_use]
+    pub const fn is_solved(&self) -> bool {
+        self.geometry.is_tic_tac_toe()
+    }
+}
+
+/// How good a move was, from `best` down to `blunder` (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Label {
+    /// The best value.
+    Best,
+    /// The same proven outcome as the best move, or a cost below [`GOOD_COST`].
+    Good,
+    /// A cost from [`GOOD_COST`] to [`INACCURACY_COST`].
+    Inaccuracy,
+    /// A cost from [`INACCURACY_COST`] to [`MISTAKE_COST`].
+    Mistake,
+    /// A worse proven outcome, or a cost of [`MISTAKE_COST`] or more.
+    Blunder,
+}
+
+impl Label {
+    /// Every label, best first.
+    pub const ALL: [Self; 5] = [
+        Self::Best,
+        Self::Good,
+        Self::Inaccuracy,
+        Self::Mistake,
+        Self::Blunder,
+    ];
+
+    /// The label as a lower-case word.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Best => "best",
+            Self::Good => "good",
+            Self::Inaccuracy => "inaccuracy",
+            Self::Mistake => "mistake",
+            Self::Blunder => "blunder",
+        }
+    }
+
+    /// The label as a sentence names a move: "a good move", "an inaccuracy".
+    #[must_use]
+    pub const fn phrase(self) -> &'static str {
+        match self {
+            Self::Best => "the best move",
+            Self::Good => "a good move",
+            Self::Inaccuracy => "an inaccuracy",
+            Self::Mistake => "a mistake",
+            Self::Blunder => "a blunder",
+        }
+    }
+
+    /// The label of a move worth `played` where the best move is worth `best` (depth scoring).
+    ///
+    /// ```
+    /// use minimax_move::engine::{Label, Outcome, Value};
+    /// let win = |plies, score| Value::Proven { outcome: Outcome::Win, plies, score };
+    /// let draw = Value::Proven { outcome: Outcome::Draw, plies: 4, score: 0 };
+    /// assert_eq!(Label::of(win(1, 9), win(1, 9)), Label::Best);
+    /// assert_eq!(Label::of(win(1, 9), win(3, 7)), Label::Good);
+    /// assert_eq!(Label::of(win(1, 9), draw), Label::Blunder);
+    /// assert_eq!(Label::of(Value::Estimate(0.3), Value::Estimate(0.2)), Label::Inaccuracy);
+    /// ```
+    #[must_use]
+    pub fn of(best: Value, played: Value) -> Self {
+        if let (Some(best_outcome), Some(played_outcome)) = (best.outcome(), played.outcome()) {
+            return if rank(played_outcome) < rank(best_outcome) {
+                Self::Blunder
+            } else if played.score() >= best.score() {
+                Self::Best
+            } else {
+                Self::Good
+            };
+        }
+        let cost = on_estimate_scale(best) - on_estimate_scale(played);
+        if cost <= 0.0 {
+            Self::Best
+        } else if cost < GOOD_COST {
+            Self::Good
+        } else if cost < INACCURACY_COST {
+            Self::Inaccuracy
+        } else if cost < MISTAKE_COST {
+            Self::Mistake
+        } else {
+            Self::Blunder
+        }
+    }
+}
+
+/// Orders outcomes for the mover: loss < draw < win.
+const fn rank(outcome: Outcome) -> u8 {
+    match outcome {
+        Outcome::Loss => 0,
+        Outcome::Draw => 1,
+        Outcome::Win => 2,
+    }
+}
+
+/// A value on the one scale estimates and proofs share: a proven win 1, a draw 0, a loss -1, an
+/// estimate its own value.
+#[must_use]
+fn on_estimate_scale(value: Value) -> f64 {
+    match value.outcome() {
+        Some(outcome) => f64::from(rank(outcome)) - 1.0,
+        None => value.score(),
+    }
+}
+
+/// One move of a reviewed game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReviewedMove {
+    /// The move's number, from 1.
+    pub number: usize,
+    /// The side that played it.
+    pub player: Player,
+    /// The cell played.
+    pub cell: usize,
+    /// Every move of the best value in that position, ascending.
+    pub best: Vec<usize>,
+    /// The best value, from the mover's view, under depth scoring.
+    pub best_value: Value,
+    /// The played move's value, from the mover's view, under depth scoring.
+    pub value: Value,
+    /// What the move gave up: `best_value - value` in depth-score points when both are proven,
+    /// else on the estimate scale (see the module docs). Never negative.
+    pub cost: f64,
+    /// How good the move was.
+    pub label: Label,
+    /// The position's value after the move from X's view on the estimate scale: 1 a proven win
+    /// for X, -1 for O, 0 a draw, an estimate in between.
+    pub value_for_x: f64,
+    /// The best reply's expected line from the position before the move, starting with the best
+    /// move (on 3 × 3 to the end of the game).
+    pub best_line: Vec<usize>,
+}
+
+/// The per-player tally of a review.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerSummary {
+    /// The player.
+    pub player: Player,
+    /// How many moves the player made.
+    pub moves: usize,
+    /// How many got each label, in the order of [`Label::ALL`].
+    pub counts: [usize; 5],
+    /// The share of the player's moves labelled `best` or `good`, in percent, to one decimal;
+    /// `None` when the player made no move.
+    pub accuracy: Option<f64>,
+}
+
+/// A reviewed game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Review {
+    /// Every move, in play order.
+    pub moves: Vec<ReviewedMove>,
+    /// The summaries of X and of O, in that order.
+    pub summary: [PlayerSummary; 2],
+    /// The number of the move where the game turned: the first `blunder`, else the move of the
+    /// largest positive cost, else `None`.
+    pub turning_point: Option<usize>,
+    /// Whether every value in the review is proven.
+    pub exact: bool,
+    /// Nodes searched over the whole game (0 when every position was a table lookup).
+    pub nodes: u64,
+    /// One plain-English sentence about the game.
+    pub sentence: String,
+}
+
+/// Reviews `game` within `limits`, one budget for the whole game: each position that needs a
+/// search gets an equal share of what is left of the work budget and of the time to the deadline
+/// (the remaining budget divided by the positions still to search). 3 × 3 games are table lookups.
+///
+/// ```
+/// use minimax_move::engine::{review, Game, Geometry, Label, Player, SearchLimits};
+/// let game = Game::new(Geometry::TIC_TAC_TOE, Player::X, &[4, 1, 0, 8, 2, 6, 3, 5]).unwrap();
+/// let review = review(&game, &SearchLimits::default());
+/// assert_eq!(review.moves[1].label, Label::Blunder);
+/// assert_eq!(review.turning_point, Some(2));
+/// ```
+#[must_use]
+pub fn review(game: &Game, limits: &SearchLimits) -> Review {
+    let mut moves = Vec::with_capacity(game.moves.len());
+    let mut nodes = 0;
+    let count = game.positions.len();
+    for (i, (position, &cell)) in game.positions.iter().zip(&game.moves).enumerate() {
+        let share = share_of(limits, nodes, count - i);
+        let analysis = analyze(position, Scoring::Depth, &share);
+        nodes += analysis.nodes;
+        moves.push(reviewed(i + 1, position, cell, &analysis));
+        if limits.cancel.is_cancelled() {
+            break;
+        }
+    }
+    let summary = [Player::X, Player::O].map(|player| summarize(player, &moves));
+    let turning_point = turning_point(&moves);
+    let exact = moves
+        .iter()
+        .all(|m| m.value.is_exact() && m.best_value.is_exact());
+    let sentence = sentence(game, &moves, turning_point);
+    Review {
+        moves,
+        summary,
+        turning_point,
+        exact,
+        nodes,
+        sentence,
+    }
+}
+
+/// The limits of one of `remaining` positions: every move scored, and an equal share of the work
+/// left after `spent` and of the time left to the deadline.
+fn share_of(limits: &SearchLimits, spent: u64, remaining: usize) -> SearchLimits {
+    let remaining = remaining.max(1) as u64;
+    let now = Instant::now();
+    SearchLimits {
+        all_moves: true,
+        max_work: limits
+            .max_work
+            .map(|work| (work.saturating_sub(spent) / remaining).max(1)),
+        deadline: limits.deadline.map(|deadline| {
+            let left = deadline.saturating_duration_since(now);
+            now + left / u32::try_from(remaining).unwrap_or(u32::MAX)
+        }),
+        max_depth: limits.max_depth,
+        cancel: limits.cancel.clone(),
+        progress: super::Progress::default(),
+    }
+}
+
+/// The review of the move `number`, `cell`, played from `position` that `analysis` analysed.
+fn reviewed(number: usize, position: &Position, cell: usize, analysis: &Analysis) -> ReviewedMove {
+    let best_value = analysis.best_move().value;
+    let value = analysis
+        .get(cell)
+        .expect("a move of a valid game is legal")
+        .value;
+    let best: Vec<usize> = analysis
+        .moves
+        .iter()
+        .filter(|m| m.value.score() >= best_value.score())
+        .map(|m| m.index)
+        .collect();
+    let cost = if best_value.is_exact() && value.is_exact() {
+        best_value.score() - value.score()
+    } else {
+        on_estimate_scale(best_value) - on_estimate_scale(value)
+    };
+    let player = position.to_move();
+    let for_mover = on_estimate_scale(value);
+    let best_line = if analysis.best == analysis.pv.first().copied().unwrap_or(usize::MAX) {
+        analysis.pv.clone()
+    } else {
+        super::principal_variation(position, analysis.best)
+    };
+    ReviewedMove {
+        number,
+        player,
+        cell,
+        best,
+        best_value,
+        value,
+        cost: cost.max(0.0),
+        label: Label::of(best_value, value),
+        // Adding 0.0 turns a draw's -0.0 into 0.0.
+        value_for_x: if player == Player::X {
+            for_mover
+        } else {
+            -for_mover + 0.0
+        },
+        best_line,
+    }
+}
+
+fn summarize(player: Player, moves: &[ReviewedMove]) -> PlayerSummary {
+    let mut counts = [0; 5];
+    let mine: Vec<&ReviewedMove> = moves.iter().filter(|m| m.player == player).collect();
+    for m in &mine {
+        counts[m.label as usize] += 1;
+    }
+    let accuracy = (!mine.is_empty()).then(|| {
+        let kept = (counts[Label::Best as usize] + counts[Label::Good as usize]) as f64;
+        (1000.0 * kept / mine.len() as f64).round() / 10.0
+    });
+    PlayerSummary {
+        player,
+        moves: mine.len(),
+        counts,
+        accuracy,
+    }
+}
+
+fn turning_point(moves: &[ReviewedMove]) -> Option<usize> {
+    if let Some(blunder) = moves.iter().find(|m| m.label == Label::Blunder) {
+        return Some(blunder.number);
+    }
+    let mut worst: Option<&ReviewedMove> = None;
+    for m in moves
+        .iter()
+        .filter(|m| m.label != Label::Best && m.cost > 0.0)
+    {
+        if worst.is_none_or(|w| m.cost > w.cost) {
+            worst = Some(m);
+        }
+    }
+    worst.map(|m| m.number)
+}
+
+/// One sentence: how the game ended (or who is to move), then its turning point.
+fn sentence(game: &Game, moves: &[ReviewedMove], turning_point: Option<usize>) -> String {
+    let ending = match (game.result(), moves.last()) {
+        (_, None) => return "No move was played yet.".to_owned(),
+        (
+            Some(GameResult {
+                winner: Some(w), ..
+            }),
+            Some(_),
+        ) => format!("{w} won"),
+        (Some(_), Some(_)) => "The game was drawn".to_owned(),
+        (None, Some(last)) => format!(
+            "The game is in play with {} to move",
+            last.player.opponent()
+        ),
+    };
+    let Some(m) = turning_point.map(|n| &moves[n - 1]) else {
+        return format!("{ending}, and no move gave anything away.");
+    };
+    let best = m.best.first().copied().unwrap_or(m.cell);
+    match (m.best_value.outcome(), m.value.outcome()) {
+        (Some(before), Some(after)) if before != after => format!(
+            "{ending}; the turning point was move {}, where {} played {} and turned a {} into a {} ({} was best).",
+            m.number,
+            m.player,
+            m.cell,
+            before.as_str(),
+            after.as_str(),
+            best
+        ),
+        _ => format!(
+            "{ending}; the turning point was move {}, where {} played {}, {} ({} was best).",
+            m.number,
+            m.player,
+            m.cell,
+            m.label.phrase(),
+            best
+        ),
+    }
+}
