@@ -58,7 +58,7 @@ impl ServerHandler for McpServer {
                 env!("CARGO_PKG_VERSION"),
             ))
             .with_instructions(
-                "Tic-tac-toe and m,n,k games: suggest_move for the best move with scores, \
+                "Tic-tac-toe, m,n,k games, gomoku and Connect Four (gravity: true): suggest_move for the best move with scores, \
                  apply_move to play a move on a board, game_status to read a board, review_game \
                  to label every move of a game. Never edit a board yourself.",
             )
