@@ -7,7 +7,7 @@
 //! `22 - ⌈m / 2⌉`, that is `1 + (42 - m) / 2`, a loss the negative, a draw 0), and 100 for a full
 //! column. Every score is proven, by the built-in opening book or the gravity solver.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::extract::{RawQuery, State};
 use axum::http::{HeaderValue, StatusCode, header};
@@ -17,6 +17,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::move_route::{query_error, run_bounded};
 use super::problem::{FieldError, PROBLEM_JSON, ProblemCode};
 use super::{ApiError, AppState};
 use crate::engine::gravity::{GravityError, GravityPosition, analyze};
@@ -75,38 +76,23 @@ async fn solve_connect4(
     let query = query.unwrap_or_default();
     let deserializer =
         serde_urlencoded::Deserializer::new(form_urlencoded::parse(query.as_bytes()));
-    let query: SolveQuery = serde_path_to_error::deserialize(deserializer).map_err(|e| {
-        let message = e.inner().to_string();
-        let code = if message.starts_with("unknown field") {
-            ProblemCode::UnknownField
-        } else {
-            ProblemCode::InvalidRequest
-        };
-        ApiError::invalid(code, "", format!("query string: {message}"))
-    })?;
+    let query: SolveQuery =
+        serde_path_to_error::deserialize(deserializer).map_err(|e| query_error(&e))?;
     let pos = query.pos.unwrap_or_default();
     let position = match parse(&pos) {
         Ok(position) => position,
         Err(rejection) => return Ok(*rejection),
     };
-    let permit = tokio::time::timeout(
-        state.settings().queue_wait,
-        state.searches().acquire_owned(),
-    )
-    .await
-    .ok()
-    .and_then(Result::ok)
-    .ok_or(ApiError::Overloaded { retry_after: 1 })?;
+    // On the bounded pool like every search: it holds a slot, and stops (freeing it) when its
+    // client goes away.
     let limit = Duration::from_millis(state.settings().max_time_limit_ms);
-    let span = tracing::Span::current();
-    let scores = tokio::task::spawn_blocking(move || {
-        let _entered = span.enter();
+    let scores = run_bounded(&state, limit, move |deadline, cancel| {
         let limits = SearchLimits {
-            deadline: Some(Instant::now() + limit),
+            deadline: Some(deadline),
+            cancel,
             ..SearchLimits::default()
         };
         let analysis = analyze(&position, &limits);
-        drop(permit);
         (0..COLS)
             .map(|c| match analysis.get(c) {
                 None => Some(FULL),
@@ -114,11 +100,7 @@ async fn solve_connect4(
             })
             .collect::<Option<Vec<i32>>>()
     })
-    .await
-    .map_err(|e| {
-        tracing::error!(error = %e, "connect four task failed");
-        ApiError::Internal
-    })?
+    .await?
     .ok_or(ApiError::Timeout)?;
     let mut body = Vec::with_capacity(64);
     serde_json::to_writer(&mut body, &Connect4Solution { pos, score: scores })

@@ -164,7 +164,9 @@ async fn get_move(
 }
 
 /// The 422 for a query string of the wrong shape, naming the parameter serde stopped at.
-fn query_error(error: &serde_path_to_error::Error<serde_urlencoded::de::Error>) -> ApiError {
+pub(crate) fn query_error(
+    error: &serde_path_to_error::Error<serde_urlencoded::de::Error>,
+) -> ApiError {
     let name = error.path().to_string();
     let message = error.inner().to_string();
     // serde reports an unknown field only through `de::Error::unknown_field`, whose one trace

@@ -219,6 +219,33 @@ async fn an_mcp_tool_call_stops_its_search_and_frees_its_slot_when_its_client_go
     );
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connect_four_solve_stops_and_frees_its_slot_when_its_client_goes_away() {
+    let state = AppState::ready(endless_settings(1));
+    let app = TestApp::with_state(state.clone());
+    // Two stones in the middle column: past the book, a search of many seconds.
+    let abandoned = {
+        let app = app.clone();
+        tokio::spawn(async move {
+            app.send(
+                Request::get("/v1/connect4/solve?pos=44")
+                    .body(Body::empty())
+                    .unwrap(),
+            )
+            .await
+        })
+    };
+    wait_for_searches(&state, 1, Duration::from_secs(10), "the solve").await;
+    abandoned.abort();
+    wait_for_searches(
+        &state,
+        0,
+        Duration::from_secs(3),
+        "once its request is dropped",
+    )
+    .await;
+}
+
 #[tokio::test]
 async fn by_default_cors_grants_loopback_origins_only() {
     let app = TestApp::new();
