@@ -20,8 +20,10 @@ COPY Cargo.toml Cargo.lock ./
 RUN mkdir -p src/bin benches \
     && echo 'fn main() {}' > src/main.rs \
     && echo 'fn main() {}' > src/bin/prove.rs \
+    && echo 'fn main() {}' > src/bin/connect4-book.rs \
     && echo 'fn main() {}' > benches/engine.rs \
     && echo 'fn main() {}' > benches/search.rs \
+    && echo 'fn main() {}' > benches/connect4.rs \
     && touch src/lib.rs \
     && cargo build --release --locked --bin minimax-move \
     && rm -rf src benches

