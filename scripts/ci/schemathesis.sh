@@ -13,8 +13,8 @@ cd "$(dirname "$0")/../.."
 source scripts/lib/server.sh
 
 SEED="${ST_SEED:-20261122}"
-# Per operation; the spec has 4 (GET and POST /v1/move, /healthz, /readyz): about 1,300 cases in
-# all at 500, as the examples, coverage and fuzzing phases add up.
+# Per operation, of the spec's eight; the examples, coverage and fuzzing phases add up to a few
+# thousand cases in all at 500.
 EXAMPLES="${ST_EXAMPLES:-500}"
 MIN_CASES="${ST_MIN_CASES:-1000}"
 OVERALL_TIMEOUT="${ST_TIMEOUT:-600}"
@@ -35,7 +35,9 @@ server_start MAX_TIME_LIMIT_MS=200
 log="$(mktemp -t schemathesis.XXXXXX.log)"
 echo "schemathesis against $SERVER_URL with $SPEC (seed $SEED, $EXAMPLES examples per operation)"
 
-# Checks: all, except
+# Checks: all (the default), except
+# - not_a_server_error on GET /v1/connect4/solve alone, whose documented 503 `timeout` answers a
+#   position not proven in time (scripts/ci/lib/schemathesis.toml says why);
 # - positive_data_acceptance: it expects every schema-valid request to be accepted, but a JSON
 #   Schema cannot express what makes a board legal (each integer cell must equal its own index,
 #   the counts of X and O may differ by at most one, at most one side may have a line, rows × cols
@@ -50,9 +52,9 @@ echo "schemathesis against $SERVER_URL with $SPEC (seed $SEED, $EXAMPLES example
 scratch="$(mktemp -d -t schemathesis.XXXXXX)"
 root="$PWD"
 set +e
-(cd "$scratch" && timeout --kill-after=10 "$OVERALL_TIMEOUT" "$root/$VENV/bin/st" run "$SPEC" \
+(cd "$scratch" && timeout --kill-after=10 "$OVERALL_TIMEOUT" "$root/$VENV/bin/st" \
+    --config-file "$root/scripts/ci/lib/schemathesis.toml" run "$SPEC" \
     --url "$SERVER_URL" \
-    --checks all \
     --exclude-checks positive_data_acceptance \
     --max-examples "$EXAMPLES" \
     --seed "$SEED" \
