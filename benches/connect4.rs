@@ -96,19 +96,21 @@ fn criterion_benches() {
 fn compare(file: Option<&String>, sets: &[(String, Vec<Vec<usize>>)]) {
     let mut listing = String::new();
     println!(
-        "{:<14} {:>5} {:>12} {:>12} {:>14} {:>14}",
-        "band", "n", "ours mean", "ours max", "c-f-ai mean", "c-f-ai max"
+        "{:<14} {:>5} {:>12} {:>12} {:>14} {:>14} {:>14}",
+        "band", "n", "ours mean", "ours max", "c-f-ai mean", "c-f-ai max", "ours nodes"
     );
     let mut reference = connect_four_ai::Solver::empty();
     for (name, games) in sets {
-        let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+        let (mut ours, mut theirs, mut nodes) = (Vec::new(), Vec::new(), 0);
         for columns in games {
             let moves = moves_string(columns);
             listing.push_str(&format!("{moves} {name}\n"));
             let position = GravityPosition::from_moves(6, 7, 4, columns).expect("in play");
             let started = Instant::now();
-            let value = solve(&position, &SearchLimits::default()).value;
+            let solved = solve(&position, &SearchLimits::default());
             ours.push(started.elapsed().as_secs_f64());
+            nodes += solved.nodes;
+            let value = solved.value;
             let other = connect_four_ai::Position::from_moves(&moves).expect("legal");
             reference.reset();
             let started = Instant::now();
@@ -119,7 +121,7 @@ fn compare(file: Option<&String>, sets: &[(String, Vec<Vec<usize>>)]) {
         let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
         let max = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
         println!(
-            "{name:<14} {:>5} {:>10.4} s {:>10.3} s {:>12.4} s {:>12.3} s",
+            "{name:<14} {:>5} {:>10.4} s {:>10.3} s {:>12.4} s {:>12.3} s {nodes:>14}",
             games.len(),
             mean(&ours),
             max(&ours),
