@@ -26,7 +26,7 @@ pub fn unlimited() -> Budget {
 }
 
 /// Enhanced transposition cutoffs are tried at nodes with more empty cells than this.
-const ETC_BEFORE_END: i32 = 14;
+const ETC_BEFORE_END: i32 = 10;
 
 /// One search over one board size, with its table; successive searches (the columns of one
 /// position) share the table.
