@@ -475,6 +475,9 @@ function auditContrast() {
 
 // Checks the contrast of what the page shows now: >= 4.5:1 for text, >= 3:1 for controls.
 async function checkContrast(page, label) {
+  // Colours are read once every transition has ended: a cell turning to the winning colour is
+  // measured in that colour, not halfway there.
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => {}))));
   const { text, ui } = await page.evaluate(auditContrast);
   const show = (p) => `${p.el} "${p.what}" ${p.fg} on ${p.bg} ${p.ratio.toFixed(2)}:1`;
   const lowText = text.filter((p) => p.ratio < 4.5);
