@@ -17,7 +17,8 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::move_route::{query_error, run_bounded};
+use super::answer::run_bounded;
+use super::move_route::query_error;
 use super::problem::{FieldError, PROBLEM_JSON, ProblemCode};
 use super::{ApiError, AppState};
 use crate::engine::gravity::{GravityError, GravityPosition, analyze};

@@ -7,6 +7,7 @@ pub mod problem;
 pub mod rate_limit;
 pub mod wire;
 
+mod answer;
 mod connect4_route;
 mod docs;
 mod extract;

@@ -1,7 +1,5 @@
 //! `POST /v1/move` and `GET /v1/move`: the best move for a position.
 
-use std::time::{Duration, Instant};
-
 use axum::extract::{RawQuery, State};
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
@@ -11,13 +9,12 @@ use utoipa::IntoParams;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::answer::answer_bounded;
 use super::extract::JsonBody;
 use super::problem::ProblemCode;
 use super::wire::{MoveRequest, MoveResponse, ValidRequest, parse_body};
-use super::{ApiError, AppState, Settings};
-use crate::engine::{
-    Cancel, Difficulty, Player, Progress, Scoring, SearchLimits, SuggestOptions, TieBreak, suggest,
-};
+use super::{ApiError, AppState};
+use crate::engine::{Difficulty, Player, Scoring, TieBreak};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(post_move, get_move))
@@ -199,193 +196,4 @@ async fn respond(state: &AppState, request: ValidRequest) -> Result<Response, Ap
         body,
     )
         .into_response())
-}
-
-/// The answer's JSON bytes, computed the way [`respond`] does: inline for a table lookup, on the
-/// bounded blocking pool (a search slot, 503 when none frees up in time) for a search.
-///
-/// A search stops when this future is dropped (its client went away, or the request timed out):
-/// it notices within about a thousand nodes and gives its slot back.
-pub(crate) async fn answer_bounded(
-    state: &AppState,
-    request: ValidRequest,
-) -> Result<Vec<u8>, ApiError> {
-    answer_watched(state, request, Progress::default()).await
-}
-
-/// As [`answer_bounded`], with `progress` called after each completed iteration of the search.
-pub(crate) async fn answer_watched(
-    state: &AppState,
-    request: ValidRequest,
-    progress: Progress,
-) -> Result<Vec<u8>, ApiError> {
-    let settings = state.settings();
-    let time_limit = Duration::from_millis(time_limit_ms(&request, settings));
-    if request.position.geometry().is_tic_tac_toe() {
-        // A lookup takes well under a microsecond: the hop to the blocking pool would cost more
-        // than the work (see the README's measurements).
-        super::metrics::table_answers().increment(1);
-        let options = options(
-            &request,
-            settings,
-            Instant::now() + time_limit,
-            Cancel::default(),
-        );
-        return Ok(answer(&request, &options));
-    }
-    let settings = settings.clone();
-    run_bounded(state, time_limit, move |deadline, cancel| {
-        let mut options = options(&request, &settings, deadline, cancel);
-        options.limits.progress = progress;
-        answer(&request, &options)
-    })
-    .await
-}
-
-/// Runs `work` on the bounded blocking pool: it waits for a search slot (503 when none frees up
-/// within the queue wait), holds it until `work` returns, and gets the deadline `time_limit`
-/// from now and a [`Cancel`] raised when this future is dropped (its client went away, or the
-/// request timed out), which its searches must watch.
-pub(crate) async fn run_bounded<T: Send + 'static>(
-    state: &AppState,
-    time_limit: Duration,
-    work: impl FnOnce(Instant, Cancel) -> T + Send + 'static,
-) -> Result<T, ApiError> {
-    let settings = state.settings();
-    let Ok(Ok(permit)) =
-        tokio::time::timeout(settings.queue_wait, state.searches().acquire_owned()).await
-    else {
-        metrics::counter!("minimax_shed_total").increment(1);
-        return Err(ApiError::Overloaded {
-            retry_after: state.seconds_until_a_search_ends(),
-        });
-    };
-    let deadline = Instant::now() + time_limit;
-    let slot = state.occupy_search_slot(permit, deadline);
-    let cancel = Cancel::new();
-    let _stop_when_dropped = StopWhenDropped(cancel.clone());
-    let span = tracing::Span::current();
-    let task = tokio::task::spawn_blocking(move || {
-        let _entered = span.enter();
-        // Counted inside the task: it runs until the search notices a cancellation.
-        metrics::gauge!("minimax_searches_in_flight").increment(1.0);
-        lower_search_priority();
-        let started = Instant::now();
-        let output = work(deadline, cancel);
-        drop(slot);
-        metrics::histogram!("minimax_search_seconds").record(started.elapsed().as_secs_f64());
-        metrics::gauge!("minimax_searches_in_flight").decrement(1.0);
-        output
-    });
-    task.await.map_err(|e| {
-        tracing::error!(error = %e, "search task failed");
-        ApiError::Internal
-    })
-}
-
-/// Cancels a search when the future waiting for it is dropped; after the search has answered,
-/// cancelling does nothing.
-struct StopWhenDropped(Cancel);
-
-impl Drop for StopWhenDropped {
-    fn drop(&mut self) {
-        self.0.cancel();
-    }
-}
-
-/// Runs searches at a lower CPU priority (about nice 10) than the async workers, so that a flood of
-/// large-board searches cannot delay the sub-microsecond 3 × 3 answers by more than a scheduling
-/// slice. Set once per blocking-pool thread; only searches run on that pool.
-fn lower_search_priority() {
-    use std::cell::Cell;
-    use thread_priority::{ThreadPriority, set_current_thread_priority};
-    thread_local!(static LOWERED: Cell<bool> = const { Cell::new(false) });
-    if !LOWERED.get() {
-        LOWERED.set(true);
-        // On Linux the cross-platform value 25 (of 0..=99) maps to nice 9 or 10.
-        let low = ThreadPriority::Crossplatform(25_u8.try_into().expect("25 is in 0..=99"));
-        if let Err(error) = set_current_thread_priority(low) {
-            tracing::debug!(?error, "could not lower the search thread's priority");
-        }
-    }
-}
-
-/// A request's search time limit in milliseconds, capped by the server's settings.
-fn time_limit_ms(request: &ValidRequest, settings: &Settings) -> u64 {
-    request
-        .time_limit_ms
-        .unwrap_or(settings.default_time_limit_ms)
-        .clamp(1, settings.max_time_limit_ms)
-}
-
-/// The search limits for a request, capped by the server's settings, with its deadline and the
-/// handle that cancels it.
-fn limits(
-    request: &ValidRequest,
-    settings: &Settings,
-    deadline: Instant,
-    cancel: Cancel,
-) -> SearchLimits {
-    SearchLimits {
-        max_depth: Some(
-            request
-                .max_depth
-                .unwrap_or(settings.max_depth)
-                .min(settings.max_depth),
-        ),
-        // The work budget usually stops the search before the clock on an unloaded machine, so
-        // the same request gets the same answer; the deadline is the hard stop under load.
-        deadline: Some(deadline),
-        // The gravity solver proves values, whatever the order it searches in, so it runs to the
-        // deadline: a work budget would only cut proofs short.
-        max_work: (!request.position.geometry().is_gravity()).then(|| {
-            SearchLimits::work_at_rate(
-                request.position.geometry(),
-                time_limit_ms(request, settings),
-                settings.search_work_rate,
-            )
-        }),
-        all_moves: request.moves || request.scoring == Scoring::Classic,
-        cancel,
-        progress: Progress::default(),
-    }
-}
-
-/// The engine's options for a request: its scoring, limits, difficulty and tie-break, and a
-/// seed (the request's, or a fresh random one when the answer involves chance).
-fn options(
-    request: &ValidRequest,
-    settings: &Settings,
-    deadline: Instant,
-    cancel: Cancel,
-) -> SuggestOptions {
-    let mut options = SuggestOptions {
-        scoring: request.scoring,
-        limits: limits(request, settings, deadline, cancel),
-        difficulty: request.difficulty,
-        tie_break: request.tie_break,
-        seed: 0,
-    };
-    if options.uses_chance() {
-        // A generated seed stays below 2^53 so JavaScript clients can send it back unchanged.
-        options.seed = request.seed.unwrap_or_else(|| rand::random::<u64>() >> 11);
-    }
-    options
-}
-
-/// Computes the answer and serializes it in one piece.
-fn answer(request: &ValidRequest, options: &SuggestOptions) -> Vec<u8> {
-    let suggestion = suggest(&request.position, options);
-    if suggestion.analysis.nodes > 0 {
-        metrics::counter!("minimax_search_nodes_total").increment(suggestion.analysis.nodes);
-    }
-    let response = MoveResponse::new(
-        suggestion,
-        request.moves,
-        &request.style,
-        request.position.geometry(),
-    );
-    let mut body = Vec::with_capacity(1024);
-    serde_json::to_writer(&mut body, &response).expect("a response serializes");
-    body
 }

@@ -18,7 +18,7 @@ use serde::Serialize;
 use tokio::sync::mpsc;
 use tokio::task::AbortHandle;
 
-use super::move_route::answer_watched;
+use super::answer::answer_watched;
 use super::wire::ValidRequest;
 use super::{ApiError, AppState};
 use crate::engine::{Iteration, MoveScore, OutcomeOrUnknown, Progress, Value as MoveValue};

@@ -12,8 +12,8 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
+use super::answer::run_bounded;
 use super::extract::JsonBody;
-use super::move_route::run_bounded;
 use super::problem::ProblemCode;
 use super::wire::{GameStatus, shape_error};
 use super::{ApiError, AppState, Settings};

@@ -30,7 +30,7 @@ use tokio::sync::{Notify, watch};
 use tokio::time::Instant;
 use tower::ServiceExt;
 
-use super::io::ProtocolError;
+use super::io::{ProtocolError, Traffic};
 use crate::api::rate_limit::ClientAddr;
 
 /// While draining, how long a kept-alive connection must be quiet before it is closed. A client
@@ -106,6 +106,20 @@ pub(super) enum Closing {
     Idle,
     /// Evicted to make room under the connection cap.
     Evicted,
+}
+
+impl Traffic for Connection {
+    fn received(&self, bytes: &[u8]) {
+        Self::received(self, bytes);
+    }
+
+    fn write_blocked(&self) {
+        Self::write_blocked(self);
+    }
+
+    fn write_done(&self) {
+        Self::write_done(self);
+    }
 }
 
 impl Connection {

@@ -1,5 +1,5 @@
-//! The byte stream hyper reads and writes: a TCP stream that reports activity to its
-//! [`Connection`], and that answers in problem+json where hyper would answer with an empty body.
+//! The byte stream hyper reads and writes: a TCP stream that reports its traffic to its
+//! connection (through [`Traffic`]), and that answers in problem+json where hyper would answer with an empty body.
 //!
 //! hyper answers a request it cannot parse by itself, before any routing, with an empty `400 Bad
 //! Request` (a malformed request line or header), `414 URI Too Long` or `431 Request Header Fields
@@ -16,21 +16,30 @@ use std::task::{Context, Poll, ready};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 
-use super::connection::Connection;
 use crate::api::problem::ProblemCode;
+
+/// What a [`WatchedStream`] reports as bytes move, to the task that watches its connection.
+pub(super) trait Traffic: Send + Sync {
+    /// Bytes arrived from the client.
+    fn received(&self, bytes: &[u8]);
+    /// A write had to wait for the client to read.
+    fn write_blocked(&self);
+    /// A write went out.
+    fn write_done(&self);
+}
 
 /// A TCP stream shared between hyper (through this type) and the connection task, which needs the
 /// socket after hyper is gone to write a `408`, and to look for unread bytes before it closes an
 /// idle connection.
 pub(super) struct WatchedStream {
     stream: Arc<TcpStream>,
-    connection: Arc<Connection>,
+    connection: Arc<dyn Traffic>,
     /// A problem answer written in place of hyper's empty one, and how much of it is out.
     replacement: Option<(Vec<u8>, usize)>,
 }
 
 impl WatchedStream {
-    pub(super) const fn new(stream: Arc<TcpStream>, connection: Arc<Connection>) -> Self {
+    pub(super) fn new(stream: Arc<TcpStream>, connection: Arc<dyn Traffic>) -> Self {
         Self {
             stream,
             connection,
@@ -47,7 +56,7 @@ impl WatchedStream {
             }
             let n = ready!(poll_write_to(
                 &self.stream,
-                &self.connection,
+                self.connection.as_ref(),
                 cx,
                 &bytes[*written..]
             ))?;
@@ -62,7 +71,7 @@ impl WatchedStream {
 
 fn poll_write_to(
     stream: &TcpStream,
-    connection: &Connection,
+    connection: &dyn Traffic,
     cx: &mut Context<'_>,
     bytes: &[u8],
 ) -> Poll<io::Result<usize>> {
@@ -123,7 +132,7 @@ impl AsyncWrite for WatchedStream {
             }
             return Poll::Ready(Ok(buf.len()));
         }
-        poll_write_to(&this.stream, &this.connection, cx, buf)
+        poll_write_to(&this.stream, this.connection.as_ref(), cx, buf)
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {

@@ -141,10 +141,8 @@ impl Connections {
             peer: peer.ip(),
             stopping: self.stopping.clone(),
         };
-        let io = TokioIo::new(io::WatchedStream::new(
-            Arc::clone(&stream),
-            Arc::clone(&state),
-        ));
+        let traffic: Arc<dyn io::Traffic> = Arc::clone(&state) as _;
+        let io = TokioIo::new(io::WatchedStream::new(Arc::clone(&stream), traffic));
         let connection = self
             .builder
             .serve_connection_with_upgrades(io, service)

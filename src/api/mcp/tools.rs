@@ -7,7 +7,7 @@ use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::{Map, Value, json};
 
 use crate::api::wire::parse_request;
-use crate::api::{ApiError, AppState, move_route, play_route, review_route};
+use crate::api::{ApiError, AppState, answer, play_route, review_route};
 
 /// One tool: its name, the OpenAPI components of its input and output, its description.
 pub(super) struct ToolSpec {
@@ -74,7 +74,7 @@ pub(super) async fn run(state: &AppState, tool: &str, arguments: Value) -> Resul
     match tool {
         "suggest_move" => {
             let request = parse_request(arguments)?;
-            let body = move_route::answer_bounded(state, request).await?;
+            let body = answer::answer_bounded(state, request).await?;
             serde_json::from_slice(&body).map_err(|e| {
                 tracing::error!(error = %e, "an answer did not parse back");
                 ApiError::Internal
