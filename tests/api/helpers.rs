@@ -230,3 +230,20 @@ pub fn positions_in_play() -> Vec<(String, char)> {
     all.sort();
     all
 }
+
+/// Waits until exactly `running` searches hold a slot of `state`, failing the test with `what`
+/// after `within`.
+pub async fn wait_for_searches(
+    state: &AppState,
+    running: usize,
+    within: std::time::Duration,
+    what: &str,
+) {
+    tokio::time::timeout(within, async {
+        while state.searches_running() != running {
+            tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+        }
+    })
+    .await
+    .unwrap_or_else(|_| panic!("{what}: {running} searches running within {within:?}"));
+}

@@ -11,6 +11,8 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
+use crate::helpers::wait_for_searches;
+
 async fn start(settings: Settings) -> (SocketAddr, AppState) {
     let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
@@ -178,13 +180,13 @@ async fn a_stream_whose_client_hangs_up_frees_its_search_slot() {
     .expect("a progress event arrives");
     assert_eq!(state.searches_running(), 1);
     drop(stream);
-    tokio::time::timeout(Duration::from_secs(3), async {
-        while state.searches_running() > 0 {
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
-    })
-    .await
-    .expect("the search stops when its client hangs up");
+    wait_for_searches(
+        &state,
+        0,
+        Duration::from_secs(3),
+        "the search stops when its client hangs up",
+    )
+    .await;
     let body = json!({"board": ".".repeat(225), "rows": 15, "cols": 15, "k": 5,
                       "time_limit_ms": 200})
     .to_string();
@@ -238,13 +240,7 @@ async fn a_stream_that_finds_every_slot_busy_ends_with_an_error_event() {
         let long = long.clone();
         tokio::spawn(async move { app.send(request(long, "application/json")).await })
     };
-    tokio::time::timeout(Duration::from_secs(5), async {
-        while state.searches_running() == 0 {
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
-    })
-    .await
-    .expect("the first search starts");
+    wait_for_searches(&state, 1, Duration::from_secs(5), "the first search starts").await;
     let streamed = app.send(request(long, "text/event-stream")).await;
     assert_eq!(streamed.status, 200);
     let events = events(&streamed.text());

@@ -9,7 +9,7 @@ use minimax_move::api::rate_limit::RateLimitSettings;
 use minimax_move::api::{AppState, Settings};
 use serde_json::json;
 
-use crate::helpers::{SEED_BOARD, TestApp};
+use crate::helpers::{SEED_BOARD, TestApp, wait_for_searches};
 
 /// A 15 × 15 search: its work budget takes about half of `time_limit_ms` (1 s at most
 /// on an idle machine for 5,000 ms), its deadline all of it.
@@ -109,16 +109,6 @@ fn endless_settings(max_searches: usize) -> Settings {
     }
 }
 
-async fn wait_for_searches(state: &AppState, running: usize, within: Duration, what: &str) {
-    tokio::time::timeout(within, async {
-        while state.searches_running() != running {
-            tokio::time::sleep(Duration::from_millis(2)).await;
-        }
-    })
-    .await
-    .unwrap_or_else(|_| panic!("{what}: {running} searches running within {within:?}"));
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn retry_after_says_when_the_first_running_search_reaches_its_deadline() {
     let state = AppState::ready(endless_settings(1));
@@ -152,98 +142,64 @@ async fn retry_after_says_when_the_first_running_search_reaches_its_deadline() {
     wait_for_searches(&state, 0, Duration::from_secs(3), "after the abort").await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_search_stops_and_frees_its_slot_when_its_request_is_dropped() {
+/// Sends `request` on a server with one search slot, waits for its search to start, drops the
+/// request, and checks that the search stops long before its 10 s and frees the slot.
+async fn assert_abandoned_request_frees_its_slot(request: Request<Body>, what: &str) {
     let state = AppState::ready(endless_settings(1));
     let app = TestApp::with_state(state.clone());
     let abandoned = {
         let app = app.clone();
-        tokio::spawn(async move { app.post_move(&big_search(10_000)).await })
+        tokio::spawn(async move { app.send(request).await })
     };
-    wait_for_searches(&state, 1, Duration::from_secs(10), "the search").await;
+    wait_for_searches(&state, 1, Duration::from_secs(10), what).await;
     abandoned.abort();
     // It had 10 s to run: it must stop far sooner.
     wait_for_searches(
         &state,
         0,
         Duration::from_secs(3),
-        "once its request is dropped",
+        &format!("{what}, once its client is gone"),
     )
     .await;
     let next = app.post_move(&big_search(200)).await;
     assert_eq!(
         next.status,
         StatusCode::OK,
-        "the slot is free: {}",
+        "{what}: the slot is free: {}",
         next.text()
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_search_stops_and_frees_its_slot_when_its_request_is_dropped() {
+    let request = Request::post("/v1/move")
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(big_search(10_000).to_string()))
+        .unwrap();
+    assert_abandoned_request_frees_its_slot(request, "the search").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_mcp_tool_call_stops_its_search_and_frees_its_slot_when_its_client_goes_away() {
-    let state = AppState::ready(endless_settings(1));
-    let app = TestApp::with_state(state.clone());
     let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
         "name": "suggest_move", "arguments": big_search(10_000)}});
-    let abandoned = {
-        let app = app.clone();
-        tokio::spawn(async move {
-            app.send(
-                Request::post("/mcp")
-                    .header(header::HOST, "localhost")
-                    .header(header::CONTENT_TYPE, "application/json")
-                    .header(header::ACCEPT, "application/json, text/event-stream")
-                    .header("mcp-protocol-version", "2025-06-18")
-                    .body(Body::from(call.to_string()))
-                    .unwrap(),
-            )
-            .await
-        })
-    };
-    wait_for_searches(&state, 1, Duration::from_secs(10), "the tool's search").await;
-    abandoned.abort();
-    // It had 10 s to run: it must stop far sooner.
-    wait_for_searches(
-        &state,
-        0,
-        Duration::from_secs(3),
-        "once the MCP client is gone",
-    )
-    .await;
-    let next = app.post_move(&big_search(200)).await;
-    assert_eq!(
-        next.status,
-        StatusCode::OK,
-        "the slot is free: {}",
-        next.text()
-    );
+    let request = Request::post("/mcp")
+        .header(header::HOST, "localhost")
+        .header(header::CONTENT_TYPE, "application/json")
+        .header(header::ACCEPT, "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2025-06-18")
+        .body(Body::from(call.to_string()))
+        .unwrap();
+    assert_abandoned_request_frees_its_slot(request, "the tool's search").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_connect_four_solve_stops_and_frees_its_slot_when_its_client_goes_away() {
-    let state = AppState::ready(endless_settings(1));
-    let app = TestApp::with_state(state.clone());
     // Two stones in the middle column: past the book, a search of many seconds.
-    let abandoned = {
-        let app = app.clone();
-        tokio::spawn(async move {
-            app.send(
-                Request::get("/v1/connect4/solve?pos=44")
-                    .body(Body::empty())
-                    .unwrap(),
-            )
-            .await
-        })
-    };
-    wait_for_searches(&state, 1, Duration::from_secs(10), "the solve").await;
-    abandoned.abort();
-    wait_for_searches(
-        &state,
-        0,
-        Duration::from_secs(3),
-        "once its request is dropped",
-    )
-    .await;
+    let request = Request::get("/v1/connect4/solve?pos=44")
+        .body(Body::empty())
+        .unwrap();
+    assert_abandoned_request_frees_its_slot(request, "the solve").await;
 }
 
 #[tokio::test]
