@@ -264,7 +264,8 @@ impl ProblemCode {
             | PositionError::UnbalancedCounts { .. }
             | PositionError::BothHaveLines
             | PositionError::WinnerDidNotMoveLast { .. }
-            | PositionError::DisjointLines { .. } => Self::ImpossiblePosition,
+            | PositionError::DisjointLines { .. }
+            | PositionError::BlackMovesFirst { .. } => Self::ImpossiblePosition,
             PositionError::GameOver(_) => Self::GameOver,
             PositionError::WrongPlayer { .. } => Self::WrongPlayer,
         }

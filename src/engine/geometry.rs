@@ -3,7 +3,7 @@ use std::sync::{Mutex, OnceLock};
 
 use thiserror::Error;
 
-use super::Player;
+use super::{Player, Rule};
 
 /// The shape of an m,n,k game: a `rows` × `cols` board where `k` in a row (horizontally,
 /// vertically or diagonally) wins. Tic-tac-toe is 3,3,3.
@@ -21,21 +21,22 @@ pub struct Geometry {
     cols: u8,
     k: u8,
     gravity: bool,
+    rule: Rule,
 }
 
 /// Why a `rows`, `cols`, `k` triple is not a supported game.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum GeometryError {
-    /// `rows` is outside `1..=15`.
-    #[error("rows must be between 1 and {max}, got {rows}")]
+    /// `rows` is outside `1..=15` (`1..=20` when `k` is 5).
+    #[error("rows must be between 1 and {max} (20 when k = 5), got {rows}")]
     Rows {
         /// The value given.
         rows: u64,
         /// The largest supported side.
         max: u8,
     },
-    /// `cols` is outside `1..=15`.
-    #[error("cols must be between 1 and {max}, got {cols}")]
+    /// `cols` is outside `1..=15` (`1..=20` when `k` is 5).
+    #[error("cols must be between 1 and {max} (20 when k = 5), got {cols}")]
     Cols {
         /// The value given.
         cols: u64,
@@ -49,6 +50,12 @@ pub enum GeometryError {
         k: u64,
         /// The longest line the board can hold.
         max: u8,
+    },
+    /// A rule other than freestyle on a board that is not a gomoku board (`k = 5`, no gravity).
+    #[error("the {rule} rule is for k = 5 without gravity; only freestyle applies here")]
+    Rule {
+        /// The rule asked for.
+        rule: Rule,
     },
     /// A gravity board too large for the gravity solver.
     #[error(
@@ -69,17 +76,26 @@ impl Geometry {
         cols: 3,
         k: 3,
         gravity: false,
+        rule: Rule::Freestyle,
     };
 
-    /// The largest supported number of rows or columns (gomoku's 15 × 15).
-    pub const MAX_SIDE: u8 = 15;
+    /// The largest supported number of rows or columns: 20, Gomocup's main board, for `k = 5`.
+    pub const MAX_SIDE: u8 = 20;
+
+    /// The largest supported number of rows or columns when `k` is not 5.
+    pub const MAX_SIDE_OTHER_K: u8 = 15;
 
     /// Checks and builds a geometry.
     ///
     /// # Errors
-    /// [`GeometryError`] when a side is outside `1..=15` or `k` outside `1..=max(rows, cols)`.
+    /// [`GeometryError`] when a side is outside `1..=15` (`1..=20` for `k = 5`) or `k` outside
+    /// `1..=max(rows, cols)`.
     pub fn new(rows: u64, cols: u64, k: u64) -> Result<Self, GeometryError> {
-        let max = Self::MAX_SIDE;
+        let max = if k == 5 {
+            Self::MAX_SIDE
+        } else {
+            Self::MAX_SIDE_OTHER_K
+        };
         if !(1..=u64::from(max)).contains(&rows) {
             return Err(GeometryError::Rows { rows, max });
         }
@@ -98,6 +114,7 @@ impl Geometry {
             cols: cols as u8,
             k: k as u8,
             gravity: false,
+            rule: Rule::Freestyle,
         })
     }
 
@@ -151,6 +168,9 @@ impl Geometry {
     /// [`GeometryError::Gravity`] when gravity is asked for on a board over `(rows + 1) × cols
     /// = 128`.
     pub fn with_gravity(self, gravity: bool) -> Result<Self, GeometryError> {
+        if gravity && self.rule != Rule::Freestyle {
+            return Err(GeometryError::Rule { rule: self.rule });
+        }
         if gravity && (self.rows() + 1) * self.cols() > crate::engine::gravity::MAX_BITS {
             return Err(GeometryError::Gravity {
                 rows: self.rows,
@@ -160,10 +180,60 @@ impl Geometry {
         Ok(Self { gravity, ..self })
     }
 
+    /// This geometry under `rule` (see [`Rule`]): anything but freestyle needs `k = 5` and no
+    /// gravity.
+    ///
+    /// ```
+    /// use minimax_move::engine::{Geometry, Rule};
+    /// let renju = Geometry::new(15, 15, 5).unwrap().with_rule(Rule::Renju).unwrap();
+    /// assert_eq!(renju.rule(), Rule::Renju);
+    /// assert!(Geometry::new(6, 7, 4).unwrap().with_rule(Rule::Standard).is_err());
+    /// ```
+    ///
+    /// # Errors
+    /// [`GeometryError::Rule`] for a rule other than freestyle when `k` is not 5 or gravity is on.
+    pub fn with_rule(self, rule: Rule) -> Result<Self, GeometryError> {
+        if rule != Rule::Freestyle && (self.k != 5 || self.gravity) {
+            return Err(GeometryError::Rule { rule });
+        }
+        Ok(Self { rule, ..self })
+    }
+
+    /// The rule the game is played under.
+    #[must_use]
+    pub const fn rule(self) -> Rule {
+        self.rule
+    }
+
     /// Whether marks drop to the lowest empty cell of their column.
     #[must_use]
     pub const fn is_gravity(self) -> bool {
         self.gravity
+    }
+
+    /// Whether answers name cells in board notation beside their index: boards of at least 100
+    /// cells without gravity (gomoku boards), where a bare index means little to a player.
+    #[must_use]
+    pub const fn names_cells(self) -> bool {
+        !self.gravity && self.cells() >= 100
+    }
+
+    /// The cell `index` in gomoku's board notation: its column as a letter from `a` (left), its
+    /// row as a number from 1 (the bottom row), as renju and Gomocup boards write it. The centre
+    /// of 15 × 15 is `h8`; 20 × 20 runs from `a1` to `t20`.
+    ///
+    /// ```
+    /// use minimax_move::engine::Geometry;
+    /// let gomoku = Geometry::new(15, 15, 5).unwrap();
+    /// assert_eq!(gomoku.coordinate(112), "h8");
+    /// assert_eq!(gomoku.coordinate(0), "a15");
+    /// assert_eq!(Geometry::new(20, 20, 5).unwrap().coordinate(399), "t1");
+    /// ```
+    #[must_use]
+    pub fn coordinate(self, index: usize) -> String {
+        let (row, col) = (index / self.cols(), index % self.cols());
+        let letter = char::from(b'a' + col as u8);
+        format!("{letter}{}", self.rows() - row)
     }
 
     /// The column of `index`, from 0.
@@ -245,7 +315,8 @@ impl Geometry {
     /// the one table of winning lines that validation, the solved table, the search and the
     /// explanations all read.
     ///
-    /// There are at most 15 × 15 × 15 geometries, so the cache is bounded.
+    /// There are at most 20 × 20 × 20 × 2 geometries with their own lines (the rule does not
+    /// change them), so the cache is bounded.
     ///
     /// ```
     /// use minimax_move::engine::Geometry;
@@ -267,9 +338,13 @@ impl Geometry {
             .get_or_init(Mutex::default)
             .lock()
             .expect("the line cache's lock is not poisoned");
+        let shape = Self {
+            rule: Rule::Freestyle,
+            ..self
+        };
         others
-            .entry(self)
-            .or_insert_with(|| Vec::leak(self.lines()))
+            .entry(shape)
+            .or_insert_with(|| Vec::leak(shape.lines()))
     }
 }
 

@@ -38,6 +38,7 @@ mod position;
 mod progress;
 pub mod renju;
 mod review;
+mod rule;
 mod solved;
 mod solver;
 mod suggest;
@@ -61,5 +62,6 @@ pub use review::{
     GOOD_COST, Game, GameEnd, GameError, GameErrorKind, INACCURACY_COST, Label, MISTAKE_COST,
     PlayerSummary, Review, ReviewedMove, review,
 };
+pub use rule::Rule;
 pub use solved::warm_up;
 pub use suggest::{SuggestOptions, Suggestion, analyze, principal_variation, suggest};

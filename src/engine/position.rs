@@ -2,7 +2,9 @@ use std::fmt;
 
 use thiserror::Error;
 
-use super::{Geometry, Player};
+use super::renju::{Foul, foul};
+use super::rule::End;
+use super::{Geometry, Player, Rule};
 
 /// A legal position with the game still in play and a known side to move.
 ///
@@ -91,6 +93,14 @@ pub enum PositionError {
     /// The game is already over.
     #[error("the game is over: {}", match .0.winner { Some(p) => format!("{p} has won"), None => "it is a draw".to_owned() })]
     GameOver(GameResult),
+    /// Under renju, O has more stones than X, but X is black and moves first.
+    #[error("under renju X is black and moves first, but O has {o} stones to X's {x}")]
+    BlackMovesFirst {
+        /// Marks of X.
+        x: usize,
+        /// Marks of O.
+        o: usize,
+    },
     /// The requested side to move contradicts the mark counts.
     #[error(
         "{given} cannot be the side to move: X has {x} marks and O has {o}, so {expected} moves"
@@ -107,8 +117,9 @@ pub enum PositionError {
     },
 }
 
-/// The lines `player` owns outright.
+/// The lines `player` owns outright that win under the geometry's rule.
 fn owned_lines<'a>(
+    geometry: Geometry,
     lines: &'a [Vec<usize>],
     cells: &[Option<Player>],
     player: Player,
@@ -116,7 +127,38 @@ fn owned_lines<'a>(
     lines
         .iter()
         .filter(|line| line.iter().all(|&i| cells[i] == Some(player)))
+        .filter(|line| window_wins(geometry, cells, line, player))
         .collect()
+}
+
+/// Whether a line of `k` stones of `player` wins under the geometry's rule, which may look at the
+/// cells just beyond its two ends.
+fn window_wins(
+    geometry: Geometry,
+    cells: &[Option<Player>],
+    line: &[usize],
+    player: Player,
+) -> bool {
+    let rule = geometry.rule();
+    if rule == Rule::Freestyle || line.len() < 2 {
+        return true;
+    }
+    let cols = geometry.cols() as isize;
+    let at = |i: usize| (i as isize / cols, i as isize % cols);
+    let ((r0, c0), (r1, c1)) = (at(line[0]), at(line[1]));
+    let (dr, dc) = (r1 - r0, c1 - c0);
+    let end = |(r, c): (isize, isize)| {
+        if r < 0 || c < 0 || r >= geometry.rows() as isize || c >= cols {
+            return End::Edge;
+        }
+        match cells[(r * cols + c) as usize] {
+            None => End::Empty,
+            Some(p) if p == player => End::Own,
+            Some(_) => End::Opponent,
+        }
+    };
+    let (rl, cl) = at(line[line.len() - 1]);
+    rule.window_wins(player, end((r0 - dr, c0 - dc)), end((rl + dr, cl + dc)))
 }
 
 /// The outcome of a board that may be finished: `Some` when a side has a line or the board is full.
@@ -126,7 +168,7 @@ fn owned_lines<'a>(
 pub fn game_result(geometry: Geometry, cells: &[Option<Player>]) -> Option<GameResult> {
     let lines = geometry.line_list();
     for player in [Player::X, Player::O] {
-        let owned = owned_lines(lines, cells, player);
+        let owned = owned_lines(geometry, lines, cells, player);
         if !owned.is_empty() {
             let mut line: Vec<usize> = owned.into_iter().flatten().copied().collect();
             line.sort_unstable();
@@ -172,9 +214,12 @@ impl Position {
         if x.abs_diff(o) > 1 {
             return Err(PositionError::UnbalancedCounts { x, o });
         }
+        if geometry.rule() == Rule::Renju && o > x {
+            return Err(PositionError::BlackMovesFirst { x, o });
+        }
         let lines = geometry.line_list();
-        let x_lines = owned_lines(lines, &cells, Player::X);
-        let o_lines = owned_lines(lines, &cells, Player::O);
+        let x_lines = owned_lines(geometry, lines, &cells, Player::X);
+        let o_lines = owned_lines(geometry, lines, &cells, Player::O);
         if !x_lines.is_empty() && !o_lines.is_empty() {
             return Err(PositionError::BothHaveLines);
         }
@@ -214,6 +259,8 @@ impl Position {
         let expected = match x.cmp(&o) {
             std::cmp::Ordering::Less => Some(Player::X),
             std::cmp::Ordering::Greater => Some(Player::O),
+            // Under renju black (X) moves first, so equal counts mean X to move.
+            std::cmp::Ordering::Equal if geometry.rule() == Rule::Renju => Some(Player::X),
             std::cmp::Ordering::Equal => None,
         };
         let to_move = match (player, expected) {
@@ -299,10 +346,42 @@ impl Position {
         self.cells.iter().filter(|c| c.is_none()).count()
     }
 
+    /// Why the side to move may not play the empty cell `index`: under renju, black's (X's)
+    /// forbidden moves. `None` for every other rule, side or cell.
+    #[must_use]
+    pub fn foul(&self, index: usize) -> Option<Foul> {
+        if !self.geometry.rule().forbids(self.to_move) {
+            return None;
+        }
+        let g = self.geometry;
+        foul(g.rows(), g.cols(), &self.cells, Player::X, index)
+    }
+
+    /// The cells the side to move may not play, with why: black's forbidden points under renju,
+    /// ascending; empty for every other rule or side.
+    #[must_use]
+    pub fn forbidden(&self) -> Vec<(usize, Foul)> {
+        if !self.geometry.rule().forbids(self.to_move) {
+            return Vec::new();
+        }
+        let g = self.geometry;
+        super::renju::forbidden_points(g.rows(), g.cols(), &self.cells, Player::X)
+    }
+
+    /// The cells the side to move may play: [`Position::empty_cells`] without the
+    /// [forbidden](Position::forbidden) ones.
+    #[must_use]
+    pub fn legal_moves(&self) -> Vec<usize> {
+        let forbidden: Vec<usize> = self.forbidden().into_iter().map(|(i, _)| i).collect();
+        self.empty_cells()
+            .filter(|i| !forbidden.contains(i))
+            .collect()
+    }
+
     /// The board after the side to move plays `index`, with the result if that ends the game.
     ///
     /// # Errors
-    /// [`PlayError`] when `index` is off the board or not empty.
+    /// [`PlayError`] when `index` is off the board, not empty, or forbidden to black under renju.
     pub fn try_play(&self, index: usize) -> Result<Played, PlayError> {
         match self.cells.get(index) {
             None => Err(PlayError::OffBoard {
@@ -319,6 +398,10 @@ impl Position {
             {
                 Err(PlayError::Floating { index })
             }
+            Some(None) if self.foul(index).is_some() => Err(PlayError::Forbidden {
+                index,
+                foul: self.foul(index).expect("checked"),
+            }),
             Some(None) => {
                 let mut cells = self.cells.clone();
                 cells[index] = Some(self.to_move);
@@ -368,6 +451,14 @@ pub enum PlayError {
     Occupied {
         /// The index asked for.
         index: usize,
+    },
+    /// Under renju, the cell is forbidden to black.
+    #[error("cell {index} is forbidden to black under renju: {}", foul.describe())]
+    Forbidden {
+        /// The index asked for.
+        index: usize,
+        /// Why.
+        foul: Foul,
     },
     /// On a gravity board, the cell is above an empty cell of its column.
     #[error(

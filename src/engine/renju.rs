@@ -51,6 +51,16 @@ impl Foul {
             Self::DoubleThree => "double_three",
         }
     }
+
+    /// The foul in words: "it makes an overline", "two fours", "two threes".
+    #[must_use]
+    pub const fn describe(self) -> &'static str {
+        match self {
+            Self::Overline => "it makes an overline (six or more in a row)",
+            Self::DoubleFour => "it makes two fours at once (a double-four)",
+            Self::DoubleThree => "it makes two open threes at once (a double-three)",
+        }
+    }
 }
 
 /// The four line directions as (row, column) steps.

@@ -75,6 +75,9 @@ pub enum GameErrorKind {
         "the cell is above an empty cell: on a gravity board a mark drops to the lowest empty cell of its column"
     )]
     Floating,
+    /// Under renju, the move is forbidden to black.
+    #[error("the move is forbidden to black under renju: {}", .0.describe())]
+    Forbidden(super::renju::Foul),
     /// The game had already ended.
     #[error("the game was already over ({0})")]
     AfterGameEnd(GameEnd),
@@ -131,6 +134,7 @@ impl Game {
                 }
                 super::PlayError::Occupied { .. } => error(GameErrorKind::Occupied),
                 super::PlayError::Floating { .. } => error(GameErrorKind::Floating),
+                super::PlayError::Forbidden { foul, .. } => error(GameErrorKind::Forbidden(foul)),
             })?;
             positions.push(position);
             next = played.next;
