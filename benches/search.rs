@@ -1,13 +1,14 @@
 //! Criterion benchmarks for the alpha-beta search: proving small m,n,k games from the empty
-//! board, and the 15 x 15 pattern search on mid-games from real games at a fixed work budget
-//! (the same nodes every run, so the time is the search's speed).
+//! board, and the pattern search on mid-games from real games at a fixed work budget (the same
+//! nodes every run, so the time is the search's speed): 15 x 15 freestyle, and the first
+//! mid-game under the other rules and moved to the centre of 20 x 20.
 //!
 //! ```text
 //! cargo bench --bench search
 //! ```
 
 use criterion::{Criterion, criterion_main};
-use minimax_move::engine::{Geometry, Player, Position, Scoring, SearchLimits, analyze};
+use minimax_move::engine::{Geometry, Player, Position, Rule, Scoring, SearchLimits, analyze};
 
 fn empty(rows: u64, cols: u64, k: u64) -> Position {
     let geometry = Geometry::new(rows, cols, k).expect("valid geometry");
@@ -34,29 +35,42 @@ const MIDGAMES: [&str; 3] = [
     "hk ik kh hi ij ji",
 ];
 
-fn gomoku(moves: &str) -> Position {
-    let geometry = Geometry::new(15, 15, 5).expect("valid geometry");
+/// The position after `moves` on a `side` x `side` board under `rule`, moved `shift` cells right
+/// and down (to put 15 x 15 games in the centre of 20 x 20).
+fn gomoku_on(moves: &str, side: usize, rule: Rule, shift: usize) -> Position {
+    let geometry = Geometry::new(side as u64, side as u64, 5)
+        .and_then(|g| g.with_rule(rule))
+        .expect("valid geometry");
     let mut cells = vec![None; geometry.cells()];
     for (i, m) in moves.split_whitespace().enumerate() {
         let b = m.as_bytes();
         let (col, row) = (usize::from(b[0] - b'a'), usize::from(b[1] - b'a'));
-        cells[row * 15 + col] = Some(if i % 2 == 0 { Player::X } else { Player::O });
+        cells[(row + shift) * side + col + shift] =
+            Some(if i % 2 == 0 { Player::X } else { Player::O });
     }
     Position::new(geometry, cells, None).expect("legal position")
+}
+
+fn gomoku(moves: &str) -> Position {
+    gomoku_on(moves, 15, Rule::Freestyle, 0)
+}
+
+/// The work 450 ms grants on a `side` x `side` board (what a Gomocup turn of 0.5 s thinks).
+fn turn(side: u64) -> SearchLimits {
+    SearchLimits {
+        max_work: Some(SearchLimits::work_at_rate(
+            Geometry::new(side, side, 5).expect("valid geometry"),
+            450,
+            minimax_move::engine::WORK_PER_MS_TIMES_CELLS,
+        )),
+        ..SearchLimits::default()
+    }
 }
 
 fn midgame(c: &mut Criterion) {
     let mut group = c.benchmark_group("gomoku_15x15_midgame");
     group.sample_size(10);
-    // The work 450 ms grants on a 15 x 15 board (what a Gomocup turn of 0.5 s thinks).
-    let limits = SearchLimits {
-        max_work: Some(SearchLimits::work_at_rate(
-            Geometry::new(15, 15, 5).expect("valid geometry"),
-            450,
-            minimax_move::engine::WORK_PER_MS_TIMES_CELLS,
-        )),
-        ..SearchLimits::default()
-    };
+    let limits = turn(15);
     for (i, moves) in MIDGAMES.iter().enumerate() {
         let position = gomoku(moves);
         group.bench_function(format!("position_{i}"), |b| {
@@ -66,9 +80,24 @@ fn midgame(c: &mut Criterion) {
     group.finish();
 }
 
+fn rules(c: &mut Criterion) {
+    let mut group = c.benchmark_group("gomoku_rules_midgame_0");
+    group.sample_size(10);
+    for (side, shift) in [(15, 0), (20, 3)] {
+        let limits = turn(side as u64);
+        for rule in [Rule::Freestyle, Rule::Standard, Rule::Renju, Rule::Caro] {
+            let position = gomoku_on(MIDGAMES[0], side, rule, shift);
+            group.bench_function(format!("{side}x{side}_{rule}"), |b| {
+                b.iter(|| analyze(&position, Scoring::Depth, &limits));
+            });
+        }
+    }
+    group.finish();
+}
+
 /// The generated group function is private here so that it needs no rustdoc.
 mod group {
-    use super::{midgame, prove};
-    criterion::criterion_group!(benches, prove, midgame);
+    use super::{midgame, prove, rules};
+    criterion::criterion_group!(benches, prove, midgame, rules);
 }
 criterion_main!(group::benches);
