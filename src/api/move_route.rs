@@ -14,7 +14,7 @@ use super::extract::JsonBody;
 use super::problem::ProblemCode;
 use super::wire::{MoveRequest, MoveResponse, ValidRequest, parse_body};
 use super::{ApiError, AppState};
-use crate::engine::{Difficulty, Player, Scoring, TieBreak};
+use crate::engine::{Difficulty, Player, Rule, Scoring, TieBreak};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(post_move, get_move))
@@ -41,9 +41,11 @@ pub fn router() -> OpenApiRouter<AppState> {
                 value = json!(["O", 1, "X", "X", 4, "X", 6, "O", "O"]))),
             ("4x4" = (summary = "A 4 × 4 board, four in a row",
                 value = json!({"board": "................", "rows": 4, "cols": 4, "k": 4, "time_limit_ms": 500}))),
+            ("renju" = (summary = "15 × 15 renju: X (black) to move, never on a forbidden cell",
+                value = json!({"board": ".".repeat(225), "rows": 15, "cols": 15, "k": 5, "rule": "renju", "time_limit_ms": 500}))),
         )),
     responses(
-        (status = 200, description = "The best move (or the move chosen at the requested difficulty). With `Accept: text/event-stream` the answer is a stream of server-sent events instead: a `progress` event after each completed iteration of the search (none on 3 × 3, a table lookup), whose data is a JSON object: `depth`, `nodes`, `index` (the best move so far), `score`, `outcome`, `plies` and `exact` (as in the answer), `pv` (the line from `index`) and `elapsed_ms`, then one `result` event whose data is the JSON of the plain answer, or one `error` event whose data is a problem document (a request that is invalid gets the plain problem response instead of a stream). A client that closes the stream stops the search.",
+        (status = 200, description = "The best move (or the move chosen at the requested difficulty). With `Accept: text/event-stream` the answer is a stream of server-sent events instead: a `progress` event after each completed iteration of the search (none on 3 × 3, a table lookup), whose data is a JSON object: `depth`, `nodes`, `index` (the best move so far, with its `coordinate` on boards of 100 cells or more), `score`, `outcome`, `plies` and `exact` (as in the answer), `pv` (the line from `index`) and `elapsed_ms`, then one `result` event whose data is the JSON of the plain answer, or one `error` event whose data is a problem document (a request that is invalid gets the plain problem response instead of a stream). A client that closes the stream stops the search.",
             content(
                 (MoveResponse = "application/json"),
                 (String = "text/event-stream", example = json!("event: progress\ndata: {\"depth\":1,\"nodes\":225,\"index\":112,\"score\":0.01,\"outcome\":\"unknown\",\"plies\":null,\"exact\":false,\"pv\":[112],\"elapsed_ms\":3}\n\nevent: result\ndata: {\"index\":112,...}\n\n")),
@@ -51,7 +53,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         (status = 400, description = "Malformed JSON", body = super::Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body over the limit", body = super::Problem, content_type = "application/problem+json"),
         (status = 415, description = "Body not sent as uncompressed application/json", body = super::Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Invalid request or board, impossible position, wrong side to move, or a finished game (code game_over, with winner and line)", body = super::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid request or board, a geometry or rule that is not supported (invalid_geometry, naming `/rule` for a rule other than freestyle off a gomoku board), impossible position, wrong side to move, or a finished game (code game_over, with winner and line)", body = super::Problem, content_type = "application/problem+json"),
         (status = 429, description = "Over the per-client rate limit (only when RATE_LIMIT_PER_SECOND is set)", body = super::Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u32, description = "Seconds to wait"))),
         (status = 503, description = "Overloaded or timed out; retry later", body = super::Problem, content_type = "application/problem+json",
@@ -83,17 +85,20 @@ struct MoveQuery {
     scoring: Option<Scoring>,
     /// Whether to include the move table.
     moves: Option<bool>,
-    /// Rows (default 3).
-    #[param(value_type = Option<i32>, minimum = 1, maximum = 15)]
+    /// Rows (default 3): up to 15, or 20 when k = 5.
+    #[param(value_type = Option<i32>, minimum = 1, maximum = 20)]
     rows: Option<u64>,
-    /// Columns (default 3).
-    #[param(value_type = Option<i32>, minimum = 1, maximum = 15)]
+    /// Columns (default 3): up to 15, or 20 when k = 5.
+    #[param(value_type = Option<i32>, minimum = 1, maximum = 20)]
     cols: Option<u64>,
     /// Marks in a row to win (default 3).
-    #[param(value_type = Option<i32>, minimum = 1, maximum = 15)]
+    #[param(value_type = Option<i32>, minimum = 1, maximum = 20)]
     k: Option<u64>,
     /// Gravity (default false): marks drop to the lowest empty cell of their column.
     gravity: Option<bool>,
+    /// The gomoku rule (default `freestyle`); rules other than `freestyle` need k = 5 and no
+    /// gravity.
+    rule: Option<Rule>,
     /// Deepest search in plies.
     #[param(value_type = Option<i32>, minimum = 1)]
     max_depth: Option<u32>,
@@ -150,6 +155,7 @@ async fn get_move(
         cols: query.cols,
         k: query.k,
         gravity: query.gravity.unwrap_or(false),
+        rule: query.rule.unwrap_or_default(),
         max_depth: query.max_depth,
         time_limit_ms: query.time_limit_ms,
         difficulty: query.difficulty.unwrap_or_default(),

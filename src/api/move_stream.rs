@@ -32,6 +32,9 @@ pub struct SearchProgress {
     pub nodes: u64,
     /// The best move so far.
     pub index: usize,
+    /// The best move so far in board notation (`h8`), on boards of 100 cells or more.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub coordinate: Option<String>,
     /// Its score from the mover's view, under the request's scoring.
     pub score: MoveValue,
     /// What it leads to, `unknown` while not proven.
@@ -123,6 +126,7 @@ fn progress_reporter(request: &ValidRequest, sender: mpsc::UnboundedSender<Event
             depth: iteration.depth,
             nodes: iteration.nodes,
             index: iteration.best,
+            coordinate: super::wire::coordinate(geometry, iteration.best),
             score: scored.value,
             outcome: OutcomeOrUnknown(scored.value.outcome()),
             plies: scored.value.plies(),

@@ -12,9 +12,12 @@ use utoipa_axum::routes;
 
 use super::extract::JsonBody;
 use super::problem::ProblemCode;
-use super::wire::{Board, GameStatus, MoveRequest, RenderedBoard, ValidRequest, shape_error};
+use super::wire::{
+    Board, ForbiddenCell, GameStatus, MoveRequest, RenderedBoard, ValidRequest, coordinate,
+    shape_error,
+};
 use super::{ApiError, AppState};
-use crate::engine::{Player, PositionError};
+use crate::engine::{PlayError, Player, PositionError, Rule};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -35,29 +38,33 @@ pub struct PlayRequest {
     /// `cell`, its former name, is still accepted. Give `index` or, on a gravity board,
     /// `column`.
     #[serde(default, alias = "cell")]
-    #[schema(minimum = 0, maximum = 224)]
+    #[schema(minimum = 0, maximum = 399)]
     pub index: Option<usize>,
     /// On a gravity board, the column to drop a mark in, from 0 (the `column` that `POST
     /// /v1/move` answers): an alternative to `index`. When both are given they must agree.
     #[serde(default)]
-    #[schema(minimum = 0, maximum = 14)]
+    #[schema(minimum = 0, maximum = 19)]
     pub column: Option<usize>,
     /// The side that plays the move. Inferred when absent or null (the side with fewer marks, X when
     /// the counts are equal); when given it must agree with the counts.
     pub player: Option<Player>,
-    /// Rows of the board, 1..=15 (3 when absent or null).
-    #[schema(value_type = Option<i32>, minimum = 1, maximum = 15)]
+    /// Rows of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
+    #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
     pub rows: Option<u64>,
-    /// Columns of the board, 1..=15 (3 when absent or null).
-    #[schema(value_type = Option<i32>, minimum = 1, maximum = 15)]
+    /// Columns of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
+    #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
     pub cols: Option<u64>,
     /// Marks in a row needed to win, 1..=max(rows, cols) (3 when absent or null).
-    #[schema(value_type = Option<i32>, minimum = 1, maximum = 15)]
+    #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
     pub k: Option<u64>,
     /// Gravity (false when absent or null): marks drop to the lowest empty cell of their
     /// column, as in Connect Four.
     #[serde(default)]
     pub gravity: Option<bool>,
+    /// The gomoku rule (`freestyle` when absent or null): `standard`, `renju` or `caro`, for
+    /// k = 5 without gravity (see `POST /v1/move`).
+    #[serde(default)]
+    pub rule: Option<Rule>,
 }
 
 /// The body of `POST /v1/status` and the input of the MCP tool `game_status`. Every optional field
@@ -72,19 +79,23 @@ pub struct StatusRequest {
     /// The side to move, when the caller knows it (either side is possible when the counts are
     /// equal). Inferred when absent or null.
     pub player: Option<Player>,
-    /// Rows of the board, 1..=15 (3 when absent or null).
-    #[schema(value_type = Option<i32>, minimum = 1, maximum = 15)]
+    /// Rows of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
+    #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
     pub rows: Option<u64>,
-    /// Columns of the board, 1..=15 (3 when absent or null).
-    #[schema(value_type = Option<i32>, minimum = 1, maximum = 15)]
+    /// Columns of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
+    #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
     pub cols: Option<u64>,
     /// Marks in a row needed to win, 1..=max(rows, cols) (3 when absent or null).
-    #[schema(value_type = Option<i32>, minimum = 1, maximum = 15)]
+    #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
     pub k: Option<u64>,
     /// Gravity (false when absent or null): marks drop to the lowest empty cell of their
     /// column, as in Connect Four.
     #[serde(default)]
     pub gravity: Option<bool>,
+    /// The gomoku rule (`freestyle` when absent or null): `standard`, `renju` or `caro`, for
+    /// k = 5 without gravity (see `POST /v1/move`).
+    #[serde(default)]
+    pub rule: Option<Rule>,
 }
 
 /// The answer of `POST /v1/play`: the board after the move and the game's state.
@@ -100,6 +111,11 @@ pub struct PlayResponse {
     pub board: RenderedBoard,
     /// The cell played.
     pub index: usize,
+    /// The cell played in board notation (`h8`), on boards of 100 cells or more without
+    /// gravity.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = String, example = "h8")]
+    pub coordinate: Option<String>,
     /// The column played, from 0 (gravity boards only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub column: Option<usize>,
@@ -110,7 +126,8 @@ pub struct PlayResponse {
     /// The side to move next, null when the move ended the game.
     #[schema(required = true)]
     pub to_move: Option<Player>,
-    /// The empty cells the next side may play, empty when the game is over.
+    /// The cells the next side may play, empty when the game is over: the empty cells, less
+    /// black's forbidden ones under renju.
     pub legal_moves: Vec<usize>,
 }
 
@@ -118,7 +135,8 @@ pub struct PlayResponse {
 #[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
 #[schema(example = json!({
     "legal": true, "status": {"state": "win", "winner": "X", "line": [0, 1, 2]},
-    "to_move": null, "legal_moves": [], "x_count": 3, "o_count": 2
+    "to_move": null, "legal_moves": [], "forbidden": [], "forbidden_detail": [],
+    "x_count": 3, "o_count": 2
 }))]
 pub struct StatusResponse {
     /// True: the position can arise in a game (an impossible one is a 422 problem, or a tool
@@ -129,8 +147,17 @@ pub struct StatusResponse {
     /// The side to move, null when the game is over.
     #[schema(required = true)]
     pub to_move: Option<Player>,
-    /// The empty cells the side to move may play, empty when the game is over.
+    /// The cells the side to move may play, ascending, empty when the game is over: the empty
+    /// cells (on a gravity board the lowest empty cell of each column), less the `forbidden`
+    /// ones.
     pub legal_moves: Vec<usize>,
+    /// The empty cells forbidden to the side to move, ascending: black's (X's) overlines,
+    /// double-fours and double-threes under renju; empty under every other rule, for white and
+    /// when the game is over.
+    pub forbidden: Vec<usize>,
+    /// The `forbidden` cells with why each is forbidden (and its coordinate on boards of 100
+    /// cells or more).
+    pub forbidden_detail: Vec<ForbiddenCell>,
     /// Number of X marks on the board.
     pub x_count: usize,
     /// Number of O marks on the board.
@@ -143,7 +170,7 @@ fn position(
     board: Value,
     player: Option<Player>,
     (rows, cols, k): (Option<u64>, Option<u64>, Option<u64>),
-    gravity: Option<bool>,
+    (gravity, rule): (Option<bool>, Option<Rule>),
 ) -> Result<ValidRequest, ApiError> {
     ValidRequest::try_from(MoveRequest {
         player,
@@ -151,8 +178,22 @@ fn position(
         cols,
         k,
         gravity: gravity.unwrap_or(false),
+        rule: rule.unwrap_or_default(),
         ..MoveRequest::for_board(board)
     })
+}
+
+/// The problem for a cell that cannot be played: `forbidden_move` with its reason for black's
+/// forbidden cell under renju, `invalid_move` otherwise.
+fn play_error(error: &PlayError) -> ApiError {
+    match error {
+        PlayError::Forbidden { foul, .. } => ApiError::ForbiddenMove {
+            pointer: "/index".to_owned(),
+            detail: error.to_string(),
+            foul: *foul,
+        },
+        _ => ApiError::invalid(ProblemCode::InvalidMove, "/index", error.to_string()),
+    }
 }
 
 /// The cell a play request names: its `index`, or where a mark dropped in its `column` lands.
@@ -208,23 +249,22 @@ fn deserialize<T: serde::de::DeserializeOwned>(input: Value) -> Result<T, ApiErr
 /// # Errors
 /// The same 422 problems as `POST /v1/move` for the board (a finished game is `game_over`), and
 /// `invalid_move` (pointer `/index`, or `/column`) for a cell that is off the board, taken or,
-/// on a gravity board, above an empty cell, or for a column that is missing or full.
+/// on a gravity board, above an empty cell, or for a column that is missing or full;
+/// `forbidden_move` (pointer `/index`, with the `reason`) for black's forbidden cell under renju.
 pub fn play(input: Value) -> Result<PlayResponse, ApiError> {
     let request: PlayRequest = deserialize(input)?;
     let valid = position(
         request.board.clone(),
         request.player,
         (request.rows, request.cols, request.k),
-        request.gravity,
+        (request.gravity, request.rule),
     )?;
     let index = cell_to_play(&request, &valid)?;
     let geometry = valid.position.geometry();
-    let played = valid
-        .position
-        .try_play(index)
-        .map_err(|e| ApiError::invalid(ProblemCode::InvalidMove, "/index", e.to_string()))?;
+    let played = valid.position.try_play(index).map_err(|e| play_error(&e))?;
     Ok(PlayResponse {
         index,
+        coordinate: coordinate(geometry, index),
         column: geometry.is_gravity().then(|| geometry.column_of(index)),
         player: valid.position.to_move(),
         status: GameStatus::of(played.result.as_ref()),
@@ -232,7 +272,7 @@ pub fn play(input: Value) -> Result<PlayResponse, ApiError> {
         legal_moves: played
             .next
             .as_ref()
-            .map(|next| next.empty_cells().collect())
+            .map(crate::engine::Position::legal_moves)
             .unwrap_or_default(),
         board: valid.style.render(played.cells),
     })
@@ -256,15 +296,22 @@ pub fn status(input: Value) -> Result<StatusResponse, ApiError> {
         request.board,
         request.player,
         (request.rows, request.cols, request.k),
-        request.gravity,
+        (request.gravity, request.rule),
     ) {
         Ok(valid) => {
-            let (x_count, o_count) = counts(valid.position.cells());
+            let position = &valid.position;
+            let (x_count, o_count) = counts(position.cells());
+            let forbidden = position.forbidden();
             Ok(StatusResponse {
                 legal: true,
                 status: GameStatus::of(None),
-                to_move: Some(valid.position.to_move()),
-                legal_moves: valid.position.empty_cells().collect(),
+                to_move: Some(position.to_move()),
+                legal_moves: position.legal_moves(),
+                forbidden: forbidden.iter().map(|&(index, _)| index).collect(),
+                forbidden_detail: forbidden
+                    .into_iter()
+                    .map(|cell| ForbiddenCell::new(position.geometry(), cell))
+                    .collect(),
                 x_count,
                 o_count,
             })
@@ -278,6 +325,8 @@ pub fn status(input: Value) -> Result<StatusResponse, ApiError> {
                 status: GameStatus::of(Some(&result)),
                 to_move: None,
                 legal_moves: Vec::new(),
+                forbidden: Vec::new(),
+                forbidden_detail: Vec::new(),
                 x_count,
                 o_count,
             })
@@ -289,7 +338,9 @@ pub fn status(input: Value) -> Result<StatusResponse, ApiError> {
 /// Plays one move on a board.
 ///
 /// Returns the board after the move (written the way the request wrote it), whether the move won
-/// or drew the game (with the winning line), who moves next and the legal moves.
+/// or drew the game (with the winning line), who moves next and the legal moves. Under renju
+/// black (X) may not play a forbidden cell: that is a 422 `forbidden_move` whose `reason` says
+/// why.
 #[utoipa::path(post, path = "/v1/play", tag = "moves",
     request_body(content = PlayRequest, content_type = "application/json"),
     responses(
@@ -297,7 +348,7 @@ pub fn status(input: Value) -> Result<StatusResponse, ApiError> {
         (status = 400, description = "Malformed JSON", body = super::Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body over the limit", body = super::Problem, content_type = "application/problem+json"),
         (status = 415, description = "Body not sent as application/json", body = super::Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Invalid request or board, impossible position, wrong side, a finished game (game_over) or a cell off the board or taken (invalid_move)", body = super::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid request or board, impossible position, wrong side, a finished game (game_over), a cell off the board or taken (invalid_move), or under renju a cell forbidden to black (forbidden_move, with its reason: overline, double_four or double_three)", body = super::Problem, content_type = "application/problem+json"),
         (status = 429, description = "Over the per-client rate limit (only when RATE_LIMIT_PER_SECOND is set)", body = super::Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u32, description = "Seconds to wait"))),
         (status = 503, description = "Overloaded or timed out; retry later", body = super::Problem, content_type = "application/problem+json",
@@ -313,8 +364,9 @@ async fn post_play(
 /// The state of a board.
 ///
 /// Whether the position is legal (an impossible one is a 422 with the same code as `POST
-/// /v1/move`), the side to move, whether the game is won (with the line), drawn or in play, and
-/// the legal moves. A finished game is a 200 status here, not an error.
+/// /v1/move`), the side to move, whether the game is won (with the line), drawn or in play, the
+/// legal moves and, under renju with black to move, the forbidden cells and why. A finished game
+/// is a 200 status here, not an error.
 #[utoipa::path(post, path = "/v1/status", tag = "moves",
     request_body(content = StatusRequest, content_type = "application/json"),
     responses(

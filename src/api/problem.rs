@@ -5,6 +5,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use utoipa::ToSchema;
 
+use crate::engine::renju::Foul;
 use crate::engine::{GeometryError, PositionError};
 
 /// The media type of every error body.
@@ -66,6 +67,10 @@ pub struct Problem {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Vec<usize>)]
     pub line: Option<Vec<usize>>,
+    /// For `forbidden_move`: why the cell is forbidden to black under renju.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = crate::api::wire::ForbiddenReason)]
+    pub reason: Option<crate::api::wire::ForbiddenReason>,
 }
 
 /// The offending parts of a request as they are found: the first [`MAX_FIELD_ERRORS`] kept, the
@@ -142,6 +147,9 @@ pub enum ProblemCode {
     GameOver,
     /// 422: a cell to play that is off the board or already taken.
     InvalidMove,
+    /// 422: under renju, a cell forbidden to black (an overline, a double-four or a
+    /// double-three); the problem's `reason` says which.
+    ForbiddenMove,
     /// 404: no such route.
     NotFound,
     /// 405: the route exists but not for this method.
@@ -183,6 +191,7 @@ impl ProblemCode {
             Self::WrongPlayer => "wrong_player",
             Self::GameOver => "game_over",
             Self::InvalidMove => "invalid_move",
+            Self::ForbiddenMove => "forbidden_move",
             Self::NotFound => "not_found",
             Self::MethodNotAllowed => "method_not_allowed",
             Self::BadRequest => "bad_request",
@@ -213,6 +222,7 @@ impl ProblemCode {
             Self::WrongPlayer => "Wrong side to move",
             Self::GameOver => "Game over",
             Self::InvalidMove => "Invalid move",
+            Self::ForbiddenMove => "Forbidden move",
             Self::NotFound => "Not found",
             Self::MethodNotAllowed => "Method not allowed",
             Self::BadRequest => "Bad request",
@@ -242,7 +252,8 @@ impl ProblemCode {
             | Self::ImpossiblePosition
             | Self::WrongPlayer
             | Self::GameOver
-            | Self::InvalidMove => StatusCode::UNPROCESSABLE_ENTITY,
+            | Self::InvalidMove
+            | Self::ForbiddenMove => StatusCode::UNPROCESSABLE_ENTITY,
             Self::NotFound => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Self::BadRequest => StatusCode::BAD_REQUEST,
@@ -298,8 +309,18 @@ pub enum ApiError {
         /// How many more offending parts there are beyond `errors`.
         omitted: usize,
     },
-    /// 422: the rows, cols and k do not make a supported game.
+    /// 422: the rows, cols and k do not make a supported game, or the rule does not apply to
+    /// it.
     Geometry(GeometryError),
+    /// 422: under renju, black plays a forbidden cell.
+    ForbiddenMove {
+        /// JSON Pointer to the move in the request (`/index`, `/moves/3`).
+        pointer: String,
+        /// What is wrong, naming the cell and the reason.
+        detail: String,
+        /// Why the cell is forbidden.
+        foul: Foul,
+    },
     /// 422: the board is not a legal position in play, or the side to move contradicts it.
     Position(PositionError),
     /// 404: no such route.
@@ -360,6 +381,7 @@ impl ApiError {
             Self::PayloadTooLarge { .. } => ProblemCode::PayloadTooLarge,
             Self::Invalid { code, .. } => *code,
             Self::Geometry(_) => ProblemCode::InvalidGeometry,
+            Self::ForbiddenMove { .. } => ProblemCode::ForbiddenMove,
             Self::Position(e) => ProblemCode::for_position(e),
             Self::NotFound => ProblemCode::NotFound,
             Self::MethodNotAllowed => ProblemCode::MethodNotAllowed,
@@ -385,6 +407,7 @@ impl ApiError {
             errors_omitted: None,
             winner: None,
             line: None,
+            reason: None,
         };
         problem.detail = match self {
             Self::MalformedJson(why) => format!("the body is not valid JSON: {why}"),
@@ -407,7 +430,25 @@ impl ApiError {
                 problem.errors_omitted = (*omitted > 0).then_some(*omitted);
                 detail.clone()
             }
-            Self::Geometry(e) => e.to_string(),
+            Self::Geometry(e) => {
+                problem.errors = vec![FieldError {
+                    pointer: geometry_pointer(e).to_owned(),
+                    detail: e.to_string(),
+                }];
+                e.to_string()
+            }
+            Self::ForbiddenMove {
+                pointer,
+                detail,
+                foul,
+            } => {
+                problem.errors = vec![FieldError {
+                    pointer: pointer.clone(),
+                    detail: detail.clone(),
+                }];
+                problem.reason = Some((*foul).into());
+                detail.clone()
+            }
             Self::Position(e) => {
                 if let PositionError::GameOver(result) = e {
                     problem.winner = Some(result.winner.map(|p| p.as_str()));
@@ -428,6 +469,17 @@ impl ApiError {
             Self::Internal => "something went wrong on our side".to_owned(),
         };
         problem
+    }
+}
+
+/// The request field a geometry error is about.
+const fn geometry_pointer(error: &GeometryError) -> &'static str {
+    match error {
+        GeometryError::Rows { .. } => "/rows",
+        GeometryError::Cols { .. } => "/cols",
+        GeometryError::K { .. } => "/k",
+        GeometryError::Rule { .. } => "/rule",
+        GeometryError::Gravity { .. } => "/gravity",
     }
 }
 

@@ -15,11 +15,11 @@ use utoipa_axum::routes;
 use super::answer::run_bounded;
 use super::extract::JsonBody;
 use super::problem::ProblemCode;
-use super::wire::{GameStatus, shape_error};
+use super::wire::{GameStatus, coordinate, shape_error};
 use super::{ApiError, AppState, Settings};
 use crate::engine::{
-    Game, GameError, Geometry, Label, OutcomeOrUnknown, Player, PlayerSummary, Progress, Review,
-    ReviewedMove, SearchLimits, Value as MoveValue, review,
+    Game, GameError, GameErrorKind, Geometry, Label, OutcomeOrUnknown, Player, PlayerSummary,
+    Progress, Review, ReviewedMove, Rule, SearchLimits, Value as MoveValue, review,
 };
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -34,28 +34,34 @@ pub fn router() -> OpenApiRouter<AppState> {
 pub struct ReviewRequest {
     /// The cells played, in play order, each a row-major index from 0. At most rows × cols
     /// moves; every move must be on an empty cell of a game still in play.
-    #[schema(max_items = 225)]
+    #[schema(max_items = 400)]
     pub moves: Vec<usize>,
-    /// The side that moved first (X when absent or null).
+    /// The side that moved first (X when absent or null; under renju X, black, always does).
     #[serde(default)]
     pub first: Option<Player>,
-    /// Rows of the board, 1..=15 (3 when absent or null).
+    /// Rows of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
     #[serde(default)]
-    #[schema(value_type = Option<i32>, minimum = 1, maximum = 15)]
+    #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
     pub rows: Option<u64>,
-    /// Columns of the board, 1..=15 (3 when absent or null).
+    /// Columns of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
     #[serde(default)]
-    #[schema(value_type = Option<i32>, minimum = 1, maximum = 15)]
+    #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
     pub cols: Option<u64>,
     /// Marks in a row needed to win, 1..=max(rows, cols) (3 when absent or null).
     #[serde(default)]
-    #[schema(value_type = Option<i32>, minimum = 1, maximum = 15)]
+    #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
     pub k: Option<u64>,
     /// Gravity (false when absent or null): a mark drops to the lowest empty cell of its
     /// column, as in Connect Four (`rows: 6, cols: 7, k: 4`); each move is then the landing cell.
     #[serde(default, deserialize_with = "super::wire::null_as_default")]
     #[schema(value_type = Option<bool>)]
     pub gravity: bool,
+    /// The gomoku rule (`freestyle` when absent or null): `standard`, `renju` or `caro`, for
+    /// k = 5 without gravity (see `POST /v1/move`). Under renju a forbidden move of black's is a
+    /// 422 `forbidden_move` naming it.
+    #[serde(default, deserialize_with = "super::wire::null_as_default")]
+    #[schema(value_type = Option<Rule>)]
+    pub rule: Rule,
     /// Deepest search iteration in plies for each position (larger boards); capped by the server.
     #[serde(default)]
     #[schema(value_type = Option<i32>, minimum = 1)]
@@ -106,6 +112,11 @@ pub struct MoveReview {
     pub player: Player,
     /// The cell played.
     pub cell: usize,
+    /// The cell played in board notation (`h8`), on boards of 100 cells or more without
+    /// gravity.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = String, example = "h8")]
+    pub coordinate: Option<String>,
     /// How good it was.
     pub label: MoveLabel,
     /// Its score.
@@ -136,12 +147,13 @@ pub struct MoveReview {
     pub value_for_x: f64,
 }
 
-impl From<&ReviewedMove> for MoveReview {
-    fn from(m: &ReviewedMove) -> Self {
+impl MoveReview {
+    fn new(m: &ReviewedMove, geometry: Geometry) -> Self {
         Self {
             number: m.number,
             player: m.player,
             cell: m.cell,
+            coordinate: coordinate(geometry, m.cell),
             label: m.label.into(),
             score: m.value,
             outcome: OutcomeOrUnknown(m.value.outcome()),
@@ -225,7 +237,11 @@ impl ReviewResponse {
             (false, None) => Some(game.first()),
         };
         Self {
-            moves: review.moves.iter().map(MoveReview::from).collect(),
+            moves: review
+                .moves
+                .iter()
+                .map(|m| MoveReview::new(m, game.geometry()))
+                .collect(),
             summary: review.summary.iter().map(PlayerReview::from).collect(),
             turning_point: review.turning_point,
             status: GameStatus::of(game.result()),
@@ -266,7 +282,8 @@ impl TryFrom<ReviewRequest> for ValidReview {
             request.cols.unwrap_or(3),
             request.k.unwrap_or(3),
         )?
-        .with_gravity(request.gravity)?;
+        .with_gravity(request.gravity)?
+        .with_rule(request.rule)?;
         if request.moves.len() > geometry.cells() {
             return Err(ApiError::invalid(
                 ProblemCode::InvalidRequest,
@@ -281,6 +298,13 @@ impl TryFrom<ReviewRequest> for ValidReview {
             ));
         }
         let first = request.first.unwrap_or(Player::X);
+        if request.rule == Rule::Renju && first == Player::O {
+            return Err(ApiError::invalid(
+                ProblemCode::InvalidRequest,
+                "/first",
+                "under renju X is black and moves first",
+            ));
+        }
         let game = Game::new(geometry, first, &request.moves).map_err(|e| game_error(&e))?;
         Ok(Self {
             game,
@@ -290,13 +314,18 @@ impl TryFrom<ReviewRequest> for ValidReview {
     }
 }
 
-/// The 422 naming the move (its number and cell) that makes a list of moves not a game.
+/// The 422 naming the move (its number and cell) that makes a list of moves not a game:
+/// `forbidden_move` with its reason for black's forbidden move under renju, else `invalid_move`.
 fn game_error(error: &GameError) -> ApiError {
-    ApiError::invalid(
-        ProblemCode::InvalidMove,
-        format!("/moves/{}", error.number - 1),
-        error.to_string(),
-    )
+    let pointer = format!("/moves/{}", error.number - 1);
+    match error.kind {
+        GameErrorKind::Forbidden(foul) => ApiError::ForbiddenMove {
+            pointer,
+            detail: error.to_string(),
+            foul,
+        },
+        _ => ApiError::invalid(ProblemCode::InvalidMove, pointer, error.to_string()),
+    }
 }
 
 /// Reads a review request that is already known to be JSON.
@@ -327,7 +356,7 @@ pub fn parse_review(body: Value) -> Result<ValidReview, ApiError> {
         (status = 400, description = "Malformed JSON", body = super::Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body over the limit", body = super::Problem, content_type = "application/problem+json"),
         (status = 415, description = "Body not sent as uncompressed application/json", body = super::Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Invalid request or geometry, or a move that is off the board, on a taken cell or after the game ended (code invalid_move, the pointer /moves/{i} naming it)", body = super::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid request or geometry, or a move that is off the board, on a taken cell or after the game ended (code invalid_move, the pointer /moves/{i} naming it), or under renju a move forbidden to black (code forbidden_move, with its reason)", body = super::Problem, content_type = "application/problem+json"),
         (status = 429, description = "Over the per-client rate limit (only when RATE_LIMIT_PER_SECOND is set)", body = super::Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u32, description = "Seconds to wait"))),
         (status = 503, description = "Overloaded or timed out; retry later", body = super::Problem, content_type = "application/problem+json",

@@ -2,14 +2,41 @@
 
 use super::{GameResult, Geometry, MoveScore, Outcome, Position, Value, immediate_wins};
 
-/// A name for a winning line: "the middle row", "the left column", "the diagonal 0-4-8"...
+/// How sentences name the cell `index`: its coordinate in board notation (`h8`) on boards that
+/// name their cells ([`Geometry::names_cells`]), else its index.
+///
+/// ```
+/// use minimax_move::engine::{Geometry, cell_name};
+/// assert_eq!(cell_name(Geometry::new(15, 15, 5).unwrap(), 112), "h8");
+/// assert_eq!(cell_name(Geometry::TIC_TAC_TOE, 4), "4");
+/// ```
+#[must_use]
+pub fn cell_name(geometry: Geometry, index: usize) -> String {
+    if geometry.names_cells() {
+        geometry.coordinate(index)
+    } else {
+        index.to_string()
+    }
+}
+
+/// A name for a winning line: "the middle row", "the left column", "the diagonal 0-4-8"...; on
+/// boards that name their cells, in board notation: "row 8 (d8-e8-f8-g8-h8)", "column h
+/// (h4-h5-h6-h7-h8)".
+///
+/// ```
+/// use minimax_move::engine::{Geometry, line_name};
+/// assert_eq!(line_name(Geometry::TIC_TAC_TOE, &[3, 4, 5]), "the middle row");
+/// let gomoku = Geometry::new(15, 15, 5).unwrap();
+/// assert_eq!(line_name(gomoku, &[108, 109, 110, 111, 112]), "row 8 (d8-e8-f8-g8-h8)");
+/// assert_eq!(line_name(gomoku, &[112, 127, 142, 157, 172]), "column h (h8-h7-h6-h5-h4)");
+/// ```
 #[must_use]
 pub fn line_name(geometry: Geometry, line: &[usize]) -> String {
     let cols = geometry.cols();
     let (first, last) = (line[0], line[line.len() - 1]);
     let cells = line
         .iter()
-        .map(ToString::to_string)
+        .map(|&i| cell_name(geometry, i))
         .collect::<Vec<_>>()
         .join("-");
     if geometry.is_tic_tac_toe() {
@@ -28,22 +55,34 @@ pub fn line_name(geometry: Geometry, line: &[usize]) -> String {
             return name.to_owned();
         }
     }
+    let notation = geometry.names_cells();
     if line.len() == 1 || first / cols == last / cols {
-        format!("row {} ({cells})", first / cols + 1)
+        let row = if notation {
+            geometry.rows() - first / cols
+        } else {
+            first / cols + 1
+        };
+        format!("row {row} ({cells})")
     } else if first % cols == last % cols {
-        format!("column {} ({cells})", first % cols + 1)
+        let column = if notation {
+            char::from(b'a' + (first % cols) as u8).to_string()
+        } else {
+            (first % cols + 1).to_string()
+        };
+        format!("column {column} ({cells})")
     } else {
         format!("the diagonal {cells}")
     }
 }
 
 /// One short sentence about the chosen move, such as "X takes 4 and wins at once, completing the
-/// middle row." or "O blocks at 2; with best play the game is a draw."
+/// middle row." or "O blocks at 2; with best play the game is a draw." Cells are named as
+/// [`cell_name`] names them: by coordinate on gomoku boards ("O blocks at h8").
 ///
 /// `result` is how the game ended if the move ended it; `pv` is the expected line of play
 /// starting with the chosen move. When that line is a win by continuous fours (each of the
 /// mover's moves threatens to win at once and the opponent's only reply is the block), the
-/// sentence names it: "X wins by force: four at 97, then 112, and five at 127."
+/// sentence names it: "X wins by force: four at h9, then h8, and five at h7."
 #[must_use]
 pub fn explanation(
     position: &Position,
@@ -57,11 +96,12 @@ pub fn explanation(
     }
     let me = position.to_move();
     let them = me.opponent();
-    let i = chosen.index;
+    let geometry = position.geometry();
+    let i = cell_name(geometry, chosen.index);
     if let Some(result) = result {
         return match result.winner {
             Some(_) => {
-                let lines = winning_lines(position.geometry(), result, i);
+                let lines = winning_lines(geometry, result, chosen.index);
                 format!("{me} takes {i} and wins at once, completing {lines}.")
             }
             None => format!("{me} plays {i}, the last free cell; the game is a draw."),
@@ -71,13 +111,14 @@ pub fn explanation(
         let (last, rest) = fours.split_last().expect("a forcing line has moves");
         let list = rest
             .iter()
-            .map(ToString::to_string)
+            .map(|&cell| cell_name(geometry, cell))
             .collect::<Vec<_>>()
             .join(", then ");
+        let last = cell_name(geometry, *last);
         return format!("{me} wins by force: four at {list}, and five at {last}.");
     }
-    let threats = immediate_wins(position.geometry(), position.cells(), them);
-    let mut verb = if threats.contains(&i) {
+    let threats = immediate_wins(geometry, position.cells(), them);
+    let mut verb = if threats.contains(&chosen.index) {
         format!("{me} blocks at {i}")
     } else {
         format!("{me} plays {i}")
@@ -86,7 +127,7 @@ pub fn explanation(
     if chosen.index != best.index && chosen.value.score() < best.value.score() {
         verb = format!(
             "{verb}, passing over the stronger {} at this difficulty",
-            best.index
+            cell_name(geometry, best.index)
         );
     }
     let moves_for = |plies: u32| plies.div_ceil(2);

@@ -503,13 +503,17 @@ fn sentence(game: &Game, moves: &[ReviewedMove], turning_point: Option<usize>) -
     let Some(m) = turning_point.map(|n| &moves[n - 1]) else {
         return format!("{ending}, and no move gave anything away.");
     };
-    let best = m.best.first().copied().unwrap_or(m.cell);
+    let name = |cell| super::cell_name(game.geometry(), cell);
+    let (cell, best) = (
+        name(m.cell),
+        name(m.best.first().copied().unwrap_or(m.cell)),
+    );
     match (m.best_value.outcome(), m.value.outcome()) {
         (Some(before), Some(after)) if before != after => format!(
             "{ending}; the turning point was move {}, where {} played {} and turned a {} into a {} ({} was best).",
             m.number,
             m.player,
-            m.cell,
+            cell,
             before.as_str(),
             after.as_str(),
             best
@@ -518,7 +522,7 @@ fn sentence(game: &Game, moves: &[ReviewedMove], turning_point: Option<usize>) -
             "{ending}; the turning point was move {}, where {} played {}, {} ({} was best).",
             m.number,
             m.player,
-            m.cell,
+            cell,
             m.label.phrase(),
             best
         ),

@@ -16,4 +16,5 @@ mod pbrain;
 mod process;
 mod protection;
 mod review;
+mod rules;
 mod socket;

@@ -906,9 +906,10 @@ fn a_win_by_continuous_fours_is_a_proven_win_with_its_forcing_line() {
     }
     assert!(immediate_wins(g, &board, Player::X).contains(&suggestion.pv[plies - 1]));
     assert!(
-        suggestion
-            .explanation
-            .starts_with(&format!("X wins by force: four at {}, then ", chosen.index)),
+        suggestion.explanation.starts_with(&format!(
+            "X wins by force: four at {}, then ",
+            g.coordinate(chosen.index)
+        )),
         "{}",
         suggestion.explanation
     );

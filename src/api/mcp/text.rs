@@ -34,7 +34,7 @@ pub(super) fn answer_text(tool: &str, arguments: &Value, answer: &Value) -> Stri
         "apply_move" => format!(
             "{} played cell {}{}. {}{}\nBoard after the move:\n{}",
             answer["player"].as_str().unwrap_or("?"),
-            answer["index"],
+            cell(answer, "index"),
             answer["column"]
                 .as_u64()
                 .map(|c| format!(" (column {c})"))
@@ -52,6 +52,7 @@ pub(super) fn answer_text(tool: &str, arguments: &Value, answer: &Value) -> Stri
                 .as_str()
                 .map(|p| format!(" {p} to move; legal moves {}.", answer["legal_moves"]))
                 .unwrap_or_default();
+            let turn = turn + &forbidden(&answer["forbidden_detail"]);
             let board = arguments.get("board").unwrap_or(&Value::Null);
             format!(
                 "Legal position. {}{turn}\nBoard:\n{}",
@@ -70,7 +71,7 @@ fn review_text(answer: &Value) -> String {
             "\n{}. {} {}: {} (best {}, cost {})",
             m["number"],
             m["player"].as_str().unwrap_or("?"),
-            m["cell"],
+            cell(m, "cell"),
             m["label"].as_str().unwrap_or("?"),
             m["best"],
             m["cost"]
@@ -93,6 +94,36 @@ pub(super) fn error_text(problem: &Problem) -> String {
     text
 }
 
+/// The cell `entry[field]`, with its coordinate when the answer carries one: `112 (h8)`.
+fn cell(entry: &Value, field: &str) -> String {
+    match entry["coordinate"].as_str() {
+        Some(coordinate) => format!("{} ({coordinate})", entry[field]),
+        None => entry[field].to_string(),
+    }
+}
+
+/// The cells forbidden to the side to move, with why: " Forbidden (renju): 33 (h13,
+/// double_three)." Empty when there are none.
+fn forbidden(detail: &Value) -> String {
+    let cells: Vec<String> = detail
+        .as_array()
+        .map_or(&[][..], Vec::as_slice)
+        .iter()
+        .map(|f| {
+            let reason = f["reason"].as_str().unwrap_or("?");
+            match f["coordinate"].as_str() {
+                Some(coordinate) => format!("{} ({coordinate}, {reason})", f["index"]),
+                None => format!("{} ({reason})", f["index"]),
+            }
+        })
+        .collect();
+    if cells.is_empty() {
+        String::new()
+    } else {
+        format!(" Forbidden to black under renju: {}.", cells.join(", "))
+    }
+}
+
 /// "win in 3 plies", "draw in 9 plies", "unknown (an estimate)".
 fn outcome(entry: &Value) -> String {
     let outcome = entry["outcome"].as_str().unwrap_or("unknown");
@@ -108,7 +139,7 @@ fn chosen_move(answer: &Value) -> String {
     format!(
         "{} plays {}{}: score {}, outcome {}.",
         answer["player"].as_str().unwrap_or("?"),
-        answer["index"],
+        cell(answer, "index"),
         answer["column"]
             .as_u64()
             .map(|c| format!(" (column {c})"))
@@ -122,7 +153,14 @@ fn chosen_move(answer: &Value) -> String {
 fn move_table(moves: &[Value]) -> String {
     let entries: Vec<String> = moves
         .iter()
-        .map(|entry| format!("{}: {}, {}", entry["index"], entry["score"], outcome(entry)))
+        .map(|entry| {
+            format!(
+                "{}: {}, {}",
+                cell(entry, "index"),
+                entry["score"],
+                outcome(entry)
+            )
+        })
         .collect();
     format!("Moves (index: score, outcome): {}.", entries.join("; "))
 }

@@ -24,7 +24,8 @@ pub(super) const TOOLS: [ToolSpec; 4] = [
         input: "MoveRequest",
         output: "MoveResponse",
         description: "Best move for the side to move in tic-tac-toe or an m,n,k game (rows × cols \
-         board, k in a row wins, up to 15 × 15), solved exactly on 3 × 3. Pass the board as a \
+         board, k in a row wins, up to 15 × 15, or 20 × 20 for gomoku with k = 5), solved exactly on \
+         3 × 3. Pass the board as a \
          row-major array (\"X\", \"O\", or the cell's own index / null for empty) or a compact \
          string such as \"O.XX.X.OO\"; give rows, cols and k for other boards. Returns the cell to \
          play (index), its minimax score and outcome (win/draw/loss with best play), the board \
@@ -32,7 +33,11 @@ pub(super) const TOOLS: [ToolSpec; 4] = [
          explanation; moves=true adds every legal move with its score. gravity=true plays \
          Connect Four and other gravity games (rows=6, cols=7, k=4 for Connect Four): marks \
          drop to the lowest empty cell of their column, and answers add the column (from 0). \
-         Do not edit boards yourself: pass the index to apply_move to play it.",
+         For gomoku (k=5) rule picks the rule: freestyle (default, five or more wins), standard \
+         (exactly five), renju (X is black and moves first, and may not play overlines, \
+         double-fours or double-threes) or caro (five or more, but not exactly five blocked at \
+         both ends). On boards of 100 cells or more answers add the coordinate (\"h8\") beside \
+         each index. Do not edit boards yourself: pass the index to apply_move to play it.",
     },
     ToolSpec {
         name: "apply_move",
@@ -44,7 +49,8 @@ pub(super) const TOOLS: [ToolSpec; 4] = [
          the mark counts (or checked against player). On a gravity board (gravity=true) give \
          the column (from 0) instead of the index if you like. Use it instead of editing a board \
          yourself; errors name the problem (invalid_move for a taken, off-board or floating \
-         cell or a full column, game_over for a finished game).",
+         cell or a full column, game_over for a finished game, forbidden_move with its reason \
+         for a cell forbidden to black under rule=renju).",
     },
     ToolSpec {
         name: "game_status",
@@ -52,15 +58,18 @@ pub(super) const TOOLS: [ToolSpec; 4] = [
         output: "StatusResponse",
         description: "Reads a board: whether the position is legal (an impossible board is an \
          error naming the problem code), whose turn it is (to_move), whether the game is won \
-         (winner and line), drawn or in play, and the legal moves. A finished game is a normal \
-         answer here, not an error.",
+         (winner and line), drawn or in play, and the legal moves. Under rule=renju with X \
+         (black) to move, forbidden lists the cells black may not play and forbidden_detail \
+         why (overline, double_four, double_three); legal_moves leaves them out. A finished \
+         game is a normal answer here, not an error.",
     },
     ToolSpec {
         name: "review_game",
         input: "ReviewRequest",
         output: "ReviewResponse",
         description: "Reviews a whole game: pass the cells played in order (moves, row-major \
-         indices from 0; X moves first unless first is \"O\"; rows, cols and k for other boards). \
+         indices from 0; X moves first unless first is \"O\"; rows, cols, k and rule for other \
+         boards). \
          Every move gets its player, the best move(s) and their score, the played move's score, \
          what it cost and a label (best, good, inaccuracy, mistake, blunder: on 3 × 3 every value \
          is proven and a blunder is a move that made the proven outcome worse). Also each \

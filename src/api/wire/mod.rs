@@ -14,7 +14,9 @@ mod schema;
 pub use board::{BoardStyle, RenderedBoard};
 pub(crate) use request::null_as_default;
 pub use request::{MoveBody, MoveRequest, ValidRequest, parse_body, parse_request};
-pub use response::{GameState, GameStatus, MoveResponse};
+pub use response::{
+    ForbiddenCell, ForbiddenReason, GameState, GameStatus, MoveResponse, coordinate,
+};
 pub use schema::{Board, Cell, Contract};
 
 pub(crate) use board::parse_board;

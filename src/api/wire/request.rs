@@ -10,7 +10,9 @@ use utoipa::{PartialSchema, ToSchema};
 use super::board::{BoardStyle, describe, parse_board};
 use super::schema::Board;
 use crate::api::problem::{ApiError, ProblemCode};
-use crate::engine::{Difficulty, Geometry, Player, Position, PositionError, Scoring, TieBreak};
+use crate::engine::{
+    Difficulty, Geometry, Player, Position, PositionError, Rule, Scoring, TieBreak,
+};
 
 /// Reads an optional field whose `null` means its default, as OpenAI's strict function calling
 /// sends every optional field.
@@ -44,17 +46,17 @@ pub struct MoveRequest {
     #[serde(default, deserialize_with = "null_as_default")]
     #[schema(value_type = Option<bool>)]
     pub moves: bool,
-    /// Rows of the board, 1..=15 (3 when absent or null).
+    /// Rows of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
     #[serde(default)]
-    #[schema(value_type = Option<i32>, minimum = 1, maximum = 15)]
+    #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
     pub rows: Option<u64>,
-    /// Columns of the board, 1..=15 (3 when absent or null).
+    /// Columns of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
     #[serde(default)]
-    #[schema(value_type = Option<i32>, minimum = 1, maximum = 15)]
+    #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
     pub cols: Option<u64>,
     /// Marks in a row needed to win, 1..=max(rows, cols) (3 when absent or null).
     #[serde(default)]
-    #[schema(value_type = Option<i32>, minimum = 1, maximum = 15)]
+    #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
     pub k: Option<u64>,
     /// Gravity (false when absent or null): a mark drops to the lowest empty cell of its
     /// column, as in Connect Four (`rows: 6, cols: 7, k: 4`); every mark on the board must rest
@@ -63,6 +65,14 @@ pub struct MoveRequest {
     #[serde(default, deserialize_with = "null_as_default")]
     #[schema(value_type = Option<bool>)]
     pub gravity: bool,
+    /// The gomoku rule (`freestyle` when absent or null): `standard` (exactly five wins),
+    /// `renju` (X is black and moves first; black wins with exactly five and may not play an
+    /// overline, a double-four or a double-three; white wins with five or more) or `caro` (five
+    /// or more, except exactly five blocked at both ends). Rules other than `freestyle` need
+    /// k = 5 and no gravity. See docs/rules.md.
+    #[serde(default, deserialize_with = "null_as_default")]
+    #[schema(value_type = Option<Rule>)]
+    pub rule: Rule,
     /// Deepest search iteration in plies (larger boards); capped by the server.
     #[serde(default)]
     #[schema(value_type = Option<i32>, minimum = 1)]
@@ -102,6 +112,7 @@ impl MoveRequest {
             cols: None,
             k: None,
             gravity: false,
+            rule: Rule::Freestyle,
             max_depth: None,
             time_limit_ms: None,
             difficulty: Difficulty::Perfect,
@@ -174,7 +185,8 @@ impl TryFrom<MoveRequest> for ValidRequest {
             request.cols.unwrap_or(3),
             request.k.unwrap_or(3),
         )?
-        .with_gravity(request.gravity)?;
+        .with_gravity(request.gravity)?
+        .with_rule(request.rule)?;
         if cells.len() != geometry.cells() {
             let hint = if request.rows.is_none() && request.cols.is_none() {
                 "; send rows, cols and k for boards other than 3 × 3"

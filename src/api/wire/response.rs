@@ -6,7 +6,64 @@ use utoipa::ToSchema;
 use super::board::{BoardStyle, RenderedBoard};
 use super::schema::Board;
 use crate::engine::Value as MoveValue;
+use crate::engine::renju::Foul;
 use crate::engine::{GameResult, Geometry, MoveScore, OutcomeOrUnknown, Player, Suggestion};
+
+/// The cell `index` in board notation (`h8`) on boards that name their cells
+/// ([`Geometry::names_cells`]), `None` elsewhere: the `coordinate` beside an `index`.
+#[must_use]
+pub fn coordinate(geometry: Geometry, index: usize) -> Option<String> {
+    geometry.names_cells().then(|| geometry.coordinate(index))
+}
+
+/// Why a cell is forbidden to black under renju.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ForbiddenReason {
+    /// Six or more black stones in a row.
+    Overline,
+    /// Two or more fours at once.
+    DoubleFour,
+    /// Two or more open threes at once.
+    DoubleThree,
+}
+
+impl From<Foul> for ForbiddenReason {
+    fn from(foul: Foul) -> Self {
+        match foul {
+            Foul::Overline => Self::Overline,
+            Foul::DoubleFour => Self::DoubleFour,
+            Foul::DoubleThree => Self::DoubleThree,
+        }
+    }
+}
+
+/// A cell the side to move may not play, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
+#[schema(example = json!({"index": 112, "coordinate": "h8", "reason": "double_three"}))]
+pub struct ForbiddenCell {
+    /// The cell, a row-major index from 0.
+    pub index: usize,
+    /// The cell in board notation (boards of 100 cells or more).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = String, example = "h8")]
+    pub coordinate: Option<String>,
+    /// Why it is forbidden.
+    pub reason: ForbiddenReason,
+}
+
+impl ForbiddenCell {
+    /// The wire form of one of [`Position::forbidden`](crate::engine::Position::forbidden)'s
+    /// cells.
+    #[must_use]
+    pub fn new(geometry: Geometry, (index, foul): (usize, Foul)) -> Self {
+        Self {
+            index,
+            coordinate: coordinate(geometry, index),
+            reason: foul.into(),
+        }
+    }
+}
 
 /// In play, won or drawn.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
@@ -66,6 +123,12 @@ impl GameStatus {
 pub struct MoveResponse {
     /// The cell to play, a row-major index from 0.
     pub index: usize,
+    /// Boards of 100 cells or more without gravity only: the cell in board notation, its column
+    /// as a letter from `a` (left) and its row as a number from 1 (the bottom row): `h8` is the
+    /// centre of 15 × 15.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = String, example = "h8")]
+    pub coordinate: Option<String>,
     /// Gravity boards only: the column to play, from 0 (`index` is where the mark lands).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(minimum = 0)]
@@ -118,6 +181,7 @@ impl MoveResponse {
         let column = |index| geometry.is_gravity().then(|| geometry.column_of(index));
         Self {
             index: chosen.index,
+            coordinate: coordinate(geometry, chosen.index),
             column: column(chosen.index),
             score: chosen.value,
             player: suggestion.player,
@@ -131,6 +195,7 @@ impl MoveResponse {
                     .iter()
                     .map(|&score| MoveEntry {
                         score,
+                        coordinate: coordinate(geometry, score.index),
                         column: column(score.index),
                     })
                     .collect()
@@ -144,11 +209,14 @@ impl MoveResponse {
     }
 }
 
-/// One entry of the move table: the engine's [`MoveScore`], with its column on a gravity board.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// One entry of the move table: the engine's [`MoveScore`], with its coordinate on a board that
+/// names its cells and its column on a gravity board.
+#[derive(Clone, Debug, PartialEq)]
 pub struct MoveEntry {
     /// The move and its value.
     pub score: MoveScore,
+    /// The cell in board notation, on boards of 100 cells or more.
+    pub coordinate: Option<String>,
     /// The column, from 0, on a gravity board.
     pub column: Option<usize>,
 }
@@ -157,8 +225,13 @@ impl Serialize for MoveEntry {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
         let value = self.score.value;
-        let mut entry = serializer.serialize_struct("MoveEntry", 6)?;
+        let mut entry = serializer.serialize_struct("MoveEntry", 7)?;
         entry.serialize_field("index", &self.score.index)?;
+        if let Some(coordinate) = &self.coordinate {
+            entry.serialize_field("coordinate", coordinate)?;
+        } else {
+            entry.skip_field("coordinate")?;
+        }
         if let Some(column) = self.column {
             entry.serialize_field("column", &column)?;
         } else {

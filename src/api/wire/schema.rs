@@ -8,7 +8,7 @@ use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, SchemaT
 use utoipa::openapi::{KnownFormat, Ref, RefOr, Schema, SchemaFormat};
 use utoipa::{Modify, PartialSchema, ToSchema};
 
-use crate::engine::{Difficulty, MoveScore, OutcomeOrUnknown, Player, Scoring, TieBreak};
+use crate::engine::{Difficulty, MoveScore, OutcomeOrUnknown, Player, Rule, Scoring, TieBreak};
 
 /// A string schema with fixed values, for the engine's enums that the API reads and writes.
 fn string_enum(description: &str, values: &[&str]) -> RefOr<Schema> {
@@ -61,11 +61,20 @@ engine_enum_schema!(
     ["first", "random"]
 );
 engine_enum_schema!(
+    Rule,
+    "RuleParam",
+    "The gomoku rule: `freestyle` (five or more in a row wins), `standard` (exactly five), `renju` (X is black and moves first: exactly five, and no overline, double-four or double-three; O wins with five or more) or `caro` (five or more, except exactly five blocked at both ends by the opponent). Rules other than `freestyle` need k = 5 and no gravity.",
+    ["freestyle", "standard", "renju", "caro"]
+);
+engine_enum_schema!(
     OutcomeOrUnknown,
     "OutcomeValue",
     "What best play gives.",
     ["win", "loss", "draw", "unknown"]
 );
+
+/// How the schemas describe a `coordinate` field.
+const COORDINATE: &str = "Boards of 100 cells or more without gravity only: the cell in board notation, its column as a letter from `a` (left) and its row as a number from 1 (the bottom row), as renju and Gomocup boards write it (`h8` is the centre of 15 × 15).";
 
 /// A reference to a component, with a description of its own.
 fn described_ref(name: &str, description: &str) -> Ref {
@@ -95,6 +104,13 @@ impl PartialSchema for MoveScore {
                     .schema_type(Type::Integer)
                     .description(Some("The cell, a row-major index from 0."))
                     .minimum(Some(0)),
+            )
+            .property(
+                "coordinate",
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .description(Some(COORDINATE))
+                    .examples([serde_json::json!("h8")]),
             )
             .property(
                 "column",
@@ -192,14 +208,14 @@ impl PartialSchema for Board {
                 ArrayBuilder::new()
                     .items(Ref::from_schema_name(Cell::name()))
                     .min_items(Some(1))
-                    .max_items(Some(225))
+                    .max_items(Some(400))
                     .description(Some("row-major cells")),
             )
             .item(
                 ObjectBuilder::new()
                     .schema_type(Type::String)
                     .min_length(Some(1))
-                    .max_length(Some(225))
+                    .max_length(Some(400))
                     .description(Some(
                         "compact form, one character a cell: X/O for marks, . - _ or space for empty",
                     )),
