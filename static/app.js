@@ -801,7 +801,7 @@
       game.cells[answer.index] = ai;
       game.moves.push(answer.index);
       game.last = answer.index;
-      explanationEl.textContent = answer.explanation || (game.goban ? `${ai} plays ${answer.coordinate || coordinate(answer.index)}.` : `${ai} takes ${answer.index}.`);
+      explanationEl.textContent = explain(answer, ai);
       const status = answer.status || {};
       let result = null;
       if (status.state === 'win') result = { winner: status.winner, line: status.line || [] };
@@ -825,6 +825,16 @@
       render();
       showError(err && err.message ? err.message : String(err), () => aiMove(restoreFocus));
     }
+  }
+
+  // The AI's sentence. On a goban the server names points by coordinate; an answer without
+  // `coordinate` (an older server) has its move's index replaced by the coordinate here.
+  function explain(answer, ai) {
+    if (!game.goban) return answer.explanation || `${ai} takes ${answer.index}.`;
+    const name = answer.coordinate || coordinate(answer.index);
+    if (!answer.explanation) return `${ai} plays ${name}.`;
+    if (answer.coordinate) return answer.explanation;
+    return answer.explanation.replace(new RegExp(`\\b(at|plays|takes|on) ${answer.index}\\b`, 'g'), `$1 ${name}`);
   }
 
   function finish(result) {

@@ -6,6 +6,11 @@
 // a heat map with the expected line numbered on the board, renju's forbidden points, and no
 // per-cell numbers.
 
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const LETTERS = 'abcdefghijklmnopqrst';
 const MIN_TARGET = 24;
 
@@ -93,6 +98,8 @@ export async function gobanTests({ browser, base, check, log, settle, checkContr
       const ph = await start(size, 'freestyle');
       await layoutChecks(page, { n, label, phone: !!vp.phone, check, ph });
       await playAndAnalyse(page, { n, label, press, check, settle, STEP_MS });
+      fs.mkdirSync(path.join(ROOT, 'artifacts'), { recursive: true });
+      await page.screenshot({ path: path.join(ROOT, 'artifacts', `goban-${n}x${n}-${vp.phone ? 'phone' : 'desktop'}.png`), fullPage: true });
       if (!vp.phone) {
         await checkContrast(page, `${label}, analysis shown`);
         await page.emulateMedia({ colorScheme: 'dark' });
