@@ -14,7 +14,7 @@
 #   ENGINE    our binary, run with the `pbrain` argument   (default target/release/minimax-move)
 #   MANAGER   c-gomoku-cli                                   (default: c-gomoku-cli on the PATH)
 #   OPENINGS  one opening a line in "pos" notation (f14e9e7g7: column letter, row from 1)
-#                                            (default scripts/strength/openings/heldout-15.txt)
+#                     (default scripts/strength/openings/heldout-15.txt, on 20 x 20 heldout-20.txt)
 #   TIME_MS   thinking time a move for both sides, in milliseconds                 (default 500)
 #   OUR_TIME_MS  our thinking time a move, when it is to differ from the opponent's, as in
 #             "what does twice the time buy?"                               (default TIME_MS)
@@ -24,18 +24,25 @@
 #             games: count distinct games, or use more openings)                     (default 1)
 #   OUT_DIR   where the games (SGF), the engines' messages and the manager's log go
 #                                                                      (default: a temp folder)
+#   BOARD     the board's side, 15 or 20                                            (default 15)
+#   RULE      the Gomocup rule number: 0 freestyle (five or more wins), 1 standard (exactly
+#             five), 4 renju, 8 caro; the manager adjudicates it (under renju a forbidden
+#             move by black loses, and is counted in the endings)                    (default 0)
 #   VIA       `pbrain` (the engine in-process) or `http`: ENGINE serves on 127.0.0.1:HTTP_PORT
 #             and scripts/strength/pbrain-http.py asks POST /v1/move for every move, so the match
 #             measures the service as clients see it              (default pbrain; HTTP_PORT 18080)
 #
-# The board is 15 x 15, the rule freestyle (0: five or more in a row wins), one game at a time.
+# One game at a time.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+
+board=${BOARD:-15}
+rule=${RULE:-0}
 
 engine=${ENGINE:-target/release/minimax-move}
 opponent=${OPPONENT:-}
 manager=${MANAGER:-$(command -v c-gomoku-cli || echo c-gomoku-cli)}
-openings=${OPENINGS:-scripts/strength/openings/heldout-15.txt}
+openings=${OPENINGS:-scripts/strength/openings/heldout-$board.txt}
 time_ms=${TIME_MS:-500}
 our_time_ms=${OUR_TIME_MS:-$time_ms}
 rounds=${ROUNDS:-1}
@@ -65,6 +72,8 @@ command -v python3 >/dev/null || { echo "missing python3 (computes the Elo diffe
 [[ "$time_ms" =~ ^[1-9][0-9]*$ ]] || { echo "TIME_MS must be a positive whole number, got '$time_ms'" >&2; missing=1; }
 [[ "$our_time_ms" =~ ^[1-9][0-9]*$ ]] || { echo "OUR_TIME_MS must be a positive whole number, got '$our_time_ms'" >&2; missing=1; }
 [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || { echo "ROUNDS must be a positive whole number, got '$rounds'" >&2; missing=1; }
+[[ "$board" == 15 || "$board" == 20 ]] || { echo "BOARD must be 15 or 20, got '$board'" >&2; missing=1; }
+[[ "$rule" =~ ^(0|1|4|8)$ ]] || { echo "RULE must be 0, 1, 4 or 8, got '$rule'" >&2; missing=1; }
 [[ "$via" == pbrain || "$via" == http ]] || { echo "VIA must be pbrain or http, got '$via'" >&2; missing=1; }
 command -v curl >/dev/null || [ "$via" = pbrain ] || { echo "missing curl (VIA=http waits for the server with it)" >&2; missing=1; }
 [ "$missing" = 0 ] || exit 2
@@ -114,14 +123,15 @@ else
   times="$our_time_ms ms a move for minimax-move, $time_ms ms for $theirs"
 fi
 
-echo "minimax-move ($commit, via $via) vs $theirs: $games games x $rounds round(s), $times, 15 x 15 freestyle"
+rule_name=$(case "$rule" in 0) echo freestyle;; 1) echo standard;; 4) echo renju;; 8) echo caro;; esac)
+echo "minimax-move ($commit, via $via) vs $theirs: $games games x $rounds round(s), $times, $board x $board $rule_name"
 echo "openings: $openings; output: $out"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown) on $(nproc) cores"
 started=$(date +%s)
 "$manager" \
   -engine "name=$ours" "cmd=$wrapper" "tc=0/$our_seconds" \
   -engine "name=$theirs" "cmd=$opponent" "tc=0/$seconds" \
-  -rule 0 -boardsize 15 -concurrency 1 -repeat \
+  -rule "$rule" -boardsize "$board" -concurrency 1 -repeat \
   -games "$games" -rounds "$rounds" \
   -openings "file=$openings" type=pos order=sequential \
   -sgf "$out/games.sgf" -msg "$out/messages.txt" \

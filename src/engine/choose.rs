@@ -76,6 +76,16 @@ pub fn immediate_wins(geometry: Geometry, cells: &[Option<Player>], player: Play
         let playable = geometry.playable_cells(cells);
         wins.retain(|i| playable.contains(i));
     }
+    if geometry.rule() != super::Rule::Freestyle {
+        // A window of five may make an overline or a blocked five: ask the rule.
+        let mut after = cells.to_vec();
+        wins.retain(|&i| {
+            after[i] = Some(player);
+            let won = super::game_result(geometry, &after).is_some_and(|r| r.winner == Some(player));
+            after[i] = None;
+            won
+        });
+    }
     wins.sort_unstable();
     wins.dedup();
     wins

@@ -11,3 +11,4 @@ mod mnk;
 mod oracle_3x3;
 mod properties;
 mod renju;
+mod rules;

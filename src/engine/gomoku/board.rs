@@ -1,9 +1,10 @@
 //! The pattern board: stones, and for every empty cell what each side would make by playing it,
 //! kept up to date stone by stone.
 //!
-//! The board is stored with a margin of `k - 1` wall cells on every side, so a cell's neighbours
-//! along a line never leave the array ([`Layout`]). Each cell keeps one key per direction (see
-//! [`pattern`](super::pattern)); a stone updates the keys of the `4 × 2 (k - 1)` cells that see it
+//! The board is stored with a margin of wall cells on every side as wide as the pattern keys'
+//! reach (`k - 1`, or `k` under a rule that looks past a five), so a cell's neighbours along a
+//! line never leave the array ([`Layout`]). Each cell keeps one key per direction (see
+//! [`pattern`](super::pattern)); a stone updates the keys of the `4 × 2 × reach` cells that see it
 //! and re-reads their patterns. From the patterns the board keeps, per empty cell and side, a
 //! [`Threat`] (the strongest combination over the four lines) and a static value, and per side the
 //! number of empty cells at each threat level and the sum of the values: the evaluation and the
@@ -17,7 +18,7 @@ use super::threat::Threat;
 use super::windows::{Sums, WindowScores};
 use crate::engine::core::hash::SplitMix;
 use crate::engine::core::side::Side;
-use crate::engine::{Geometry, Player};
+use crate::engine::{Geometry, Player, Rule, renju};
 
 #[derive(Clone, Copy, Debug)]
 struct Cell {
@@ -42,7 +43,7 @@ pub struct Board {
     table: &'static PatternTable,
     weights: &'static Weights,
     combos: &'static Combos,
-    k: usize,
+    geometry: Geometry,
     layout: Layout,
     cells: Vec<Cell>,
     /// The playable cells, as padded indices.
@@ -91,10 +92,10 @@ impl Board {
         };
         let mut keys = SplitMix::new(0x9E37_79B9_7F4A_7C15);
         let mut board = Self {
-            table: PatternTable::for_k(k),
+            table: PatternTable::for_rule(k, geometry.rule()),
             weights,
             combos: weights.combos(),
-            k,
+            geometry,
             layout,
             cells: vec![blank; layout.len()],
             playable: Vec::with_capacity(geometry.cells()),
@@ -238,6 +239,74 @@ impl Board {
         })
     }
 
+    /// Whether `side` may not play the empty cell `at`: under renju, black's (the first side's)
+    /// forbidden moves; never for white or under another rule. Cheap unless the cell's patterns
+    /// could make a foul (two threes, two fours, a four-or-better on one line that may hold two,
+    /// six in a row): those cells get the full recursive test of [`renju::foul`].
+    pub fn is_forbidden(&self, at: usize, side: Side) -> bool {
+        if side != Side::First || self.geometry.rule() != Rule::Renju {
+            return false;
+        }
+        let packed = self.cells[at].patterns[0];
+        let (mut threes, mut fours, mut open_four) = (0, 0, false);
+        for dir in 0..4 {
+            let bits = (packed >> (PATTERN_BITS as usize * dir)) & ((1 << PATTERN_BITS) - 1);
+            match Pattern::ALL[bits as usize] {
+                Pattern::Five => return false,
+                Pattern::Flex4 => (fours, open_four) = (fours + 1, true),
+                Pattern::Block4 => fours += 1,
+                Pattern::Flex3 => threes += 1,
+                _ => {}
+            }
+        }
+        if !(fours >= 2 || open_four || threes >= 2 || self.makes_six(at)) {
+            return false;
+        }
+        let cells: Vec<Option<Player>> = self
+            .playable
+            .iter()
+            .map(|&a| match self.cells[a as usize].stone {
+                BLACK => Some(Player::X),
+                WHITE => Some(Player::O),
+                _ => None,
+            })
+            .collect();
+        let g = self.geometry;
+        renju::foul(g.rows(), g.cols(), &cells, Player::X, self.layout.unpadded(at)).is_some()
+    }
+
+    /// Whether `side` has an empty cell where it makes exactly `threat` and may play. Under renju
+    /// black's double threes are forbidden, and its other threats count only on allowed cells.
+    pub fn can_make(&self, side: Side, threat: Threat) -> bool {
+        if self.count(side, threat) == 0 {
+            return false;
+        }
+        if side != Side::First || self.geometry.rule() != Rule::Renju {
+            return true;
+        }
+        threat != Threat::DoubleThree
+            && self.playable.iter().map(|&a| a as usize).any(|a| {
+                self.cells[a].stone == EMPTY
+                    && self.cells[a].threat[0] == threat
+                    && !self.is_forbidden(a, side)
+            })
+    }
+
+    /// Whether a black stone on `at` would make six or more in a row.
+    fn makes_six(&self, at: usize) -> bool {
+        self.layout.steps.iter().any(|&step| {
+            let run = |sign: isize| {
+                (1..6)
+                    .take_while(|&j| {
+                        let other = at as isize + sign * j * step;
+                        self.cells.get(other as usize).is_some_and(|c| c.stone == BLACK)
+                    })
+                    .count()
+            };
+            run(-1) + run(1) + 1 >= 6
+        })
+    }
+
     /// Plays `side`'s stone on the empty cell `at`.
     pub fn play(&mut self, at: usize, side: Side) {
         debug_assert!(self.is_empty(at), "cell {at} is not empty");
@@ -308,7 +377,7 @@ impl Board {
     }
 
     fn rekey(&mut self, at: usize, change: impl Fn(u32, u32) -> u32, refresh: bool) {
-        let reach = self.k as isize - 1;
+        let reach = self.table.reach() as isize;
         for dir in 0..4 {
             let step = self.layout.steps[dir];
             for j in (-reach..=reach).filter(|&j| j != 0) {
@@ -318,7 +387,7 @@ impl Board {
                 }
                 let other = other as usize;
                 // `at` is `-j` steps from `other`.
-                let shift = PatternTable::shift(self.k, -j);
+                let shift = PatternTable::shift(reach as usize, -j);
                 if !refresh {
                     let key = &mut self.cells[other].keys[dir];
                     *key = change(*key, shift);

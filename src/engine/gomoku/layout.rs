@@ -1,5 +1,5 @@
 //! Where the cells of a board sit in the pattern board's array: row by row, with a margin of
-//! `k - 1` wall cells on every side, so that a cell's neighbours along a line (up to `k - 1`
+//! wall cells (the pattern keys' reach) on every side, so that a cell's neighbours along a line (up to `k - 1`
 //! away) never leave the array. "Padded" indices are positions in that array; the position's
 //! own (row-major) indices are "unpadded".
 
@@ -10,7 +10,7 @@ use crate::engine::Geometry;
 pub struct Layout {
     rows: usize,
     cols: usize,
-    /// The margin, `k - 1`.
+    /// The margin: the pattern keys' reach, `k - 1` (freestyle) or `k` (other rules).
     pad: usize,
     /// The length of a padded row.
     stride: usize,
@@ -21,7 +21,13 @@ pub struct Layout {
 impl Layout {
     /// The layout of `geometry`'s board.
     pub fn new(geometry: Geometry) -> Self {
-        let pad = geometry.k() - 1;
+        // The pattern keys' reach (see `PatternTable::reach`): rules that look past a five need
+        // one more cell.
+        let pad = if geometry.rule() == crate::engine::Rule::Freestyle {
+            geometry.k() - 1
+        } else {
+            geometry.k()
+        };
         let stride = geometry.cols() + 2 * pad;
         Self {
             rows: geometry.rows(),

@@ -50,5 +50,8 @@ pub fn applies(position: &Position) -> bool {
 /// Whether boards of `geometry` are searched here: at least [`MIN_CELLS`] cells and `k` from
 /// 4 to 6.
 fn plays(geometry: Geometry) -> bool {
-    geometry.cells() >= MIN_CELLS && (pattern::MIN_K..=pattern::MAX_K).contains(&geometry.k())
+    // A rule other than freestyle (k = 5 only) is known to this search alone, whatever the size.
+    geometry.rule() != crate::engine::Rule::Freestyle
+        || geometry.cells() >= MIN_CELLS
+            && (pattern::MIN_K..=pattern::MAX_K).contains(&geometry.k())
 }

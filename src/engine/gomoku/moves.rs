@@ -86,7 +86,10 @@ pub fn generate(
     };
     match pressure {
         Pressure::Four(block) => {
-            moves.push((0, block));
+            // Under renju black may be unable to block: then it has no move that holds.
+            if !board.is_forbidden(block, side) {
+                moves.push((0, block));
+            }
             return;
         }
         Pressure::OpenThree => {
@@ -131,6 +134,7 @@ pub fn generate(
             }
         },
     }
+    moves.retain(|&(_, at)| !board.is_forbidden(at, side));
     let order = |a: &(i32, usize), b: &(i32, usize)| b.0.cmp(&a.0).then(a.1.cmp(&b.1));
     if let (Some(limit), Pressure::None, None) = (hints.limit, pressure, hints.defence)
         && moves.len() > limit
@@ -152,6 +156,7 @@ pub fn add_threes(board: &Board, side: Side, moves: &mut Vec<(i32, usize)>) {
         if board.is_candidate(at)
             && board.threat(at, side) >= Threat::Three
             && !moves.iter().any(|&(_, m)| m == at)
+            && !board.is_forbidden(at, side)
         {
             moves.push((0, at));
         }

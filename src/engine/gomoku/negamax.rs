@@ -286,12 +286,12 @@ impl<'a> Searcher<'a> {
         if threats >= 2 {
             return Some(-(WIN - plies - 2));
         }
-        if threats == 0 && self.board.count(side, Threat::OpenFour) > 0 {
+        if threats == 0 && self.board.can_make(side, Threat::OpenFour) {
             return Some(WIN - plies - 3);
         }
         if threats == 0
-            && (self.board.count(side, Threat::FourThree) > 0
-                || self.board.count(side, Threat::DoubleThree) > 0)
+            && (self.board.can_make(side, Threat::FourThree)
+                || self.board.can_make(side, Threat::DoubleThree))
             && !self.board.has_four_move(other)
         {
             // A four-three, or two open threes, against no four: the opponent can stop only
@@ -370,7 +370,7 @@ impl<'a> Searcher<'a> {
                     .playable()
                     .iter()
                     .map(|&a| a as usize)
-                    .filter(|&a| self.board.is_empty(a))
+                    .filter(|&a| self.board.is_empty(a) && !self.board.is_forbidden(a, side))
                     .take(1)
                     .map(|a| (0, a)),
             );

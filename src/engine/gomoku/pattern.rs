@@ -16,6 +16,7 @@
 //! Only the `k`-windows through the centre count, so a pattern is always about the stone played.
 
 use crate::engine::core::side::Side;
+use crate::engine::{Player, Rule};
 use std::sync::OnceLock;
 
 /// What playing a cell makes along one line, weakest first.
@@ -89,26 +90,58 @@ pub const WHITE: u32 = 2;
 /// Off the board.
 pub const WALL: u32 = 3;
 
-/// The patterns of every key for one `k`: `[black's, white's]` by key.
+/// How a side's five is judged in a table: the rule's words on overlines and blocked fives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct FiveRule {
+    /// Exactly `k` in a row: a run that goes on is no five.
+    exact: bool,
+    /// Caro: a run of exactly `k` with both ends taken by the opponent is no five.
+    caro: bool,
+}
+
+/// The patterns of every key for one `k` and rule: `[black's, white's]` by key.
 pub struct PatternTable {
     patterns: Vec<[Pattern; 2]>,
+    /// Neighbours a key holds on each side of its centre: `k - 1`, or `k` under a rule that
+    /// looks at the cells just beyond a five (standard, renju, caro).
+    reach: usize,
 }
 
 impl PatternTable {
-    /// The table for `k` (built on first use, then shared).
+    /// The table for `k` under `rule` (built on first use, then shared). Rules other than
+    /// freestyle exist for `k = 5` only (see [`Geometry::with_rule`](crate::engine::Geometry)).
     ///
     /// # Panics
     /// If `k` is outside [`MIN_K`]`..=`[`MAX_K`].
-    pub fn for_k(k: usize) -> &'static Self {
+    pub fn for_rule(k: usize, rule: Rule) -> &'static Self {
         static TABLES: [OnceLock<PatternTable>; MAX_K - MIN_K + 1] =
             [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+        static RULES: [OnceLock<PatternTable>; 3] =
+            [OnceLock::new(), OnceLock::new(), OnceLock::new()];
         assert!((MIN_K..=MAX_K).contains(&k), "no pattern table for k = {k}");
-        TABLES[k - MIN_K].get_or_init(|| Self::build(k))
+        let slot = match rule {
+            Rule::Freestyle => return TABLES[k - MIN_K].get_or_init(|| Self::build(k, rule)),
+            Rule::Standard => 0,
+            Rule::Renju => 1,
+            Rule::Caro => 2,
+        };
+        RULES[slot].get_or_init(|| Self::build(k, rule))
     }
 
-    /// Bit offset in a key of the neighbour `j` cells away (`j` in `-(k-1)..=k-1`, not 0).
-    pub fn shift(k: usize, j: isize) -> u32 {
-        let half = k as isize - 1;
+    /// The freestyle table for `k`.
+    #[cfg(test)]
+    pub fn for_k(k: usize) -> &'static Self {
+        Self::for_rule(k, Rule::Freestyle)
+    }
+
+    /// Neighbours a key holds on each side of its centre.
+    pub fn reach(&self) -> usize {
+        self.reach
+    }
+
+    /// Bit offset in a key of the neighbour `j` cells away (`j` in `-reach..=reach`, not 0).
+    pub fn shift(reach: usize, j: isize) -> u32 {
+        let half = reach as isize;
         let slot = if j < 0 { j + half } else { j + half - 1 };
         debug_assert!((0..2 * half).contains(&slot), "offset {j} out of reach");
         2 * slot as u32
@@ -120,77 +153,111 @@ impl PatternTable {
         self.patterns[key as usize][side.index()]
     }
 
-    fn build(k: usize) -> Self {
-        let neighbours = 2 * (k - 1);
-        let length = 2 * k - 1;
-        let mut memo = vec![u8::MAX; 3usize.pow(length as u32)];
+    fn build(k: usize, rule: Rule) -> Self {
+        let reach = if rule == Rule::Freestyle { k - 1 } else { k };
+        let neighbours = 2 * reach;
+        let length = neighbours + 1;
         let mut patterns = vec![[Pattern::None; 2]; 1 << (2 * neighbours)];
         let mut line = vec![0u8; length];
-        for (key, entry) in patterns.iter_mut().enumerate() {
-            for (side, own) in [BLACK, WHITE].into_iter().enumerate() {
+        for (side, player) in [Player::X, Player::O].into_iter().enumerate() {
+            let five = FiveRule {
+                exact: rule.exact(player),
+                caro: rule == Rule::Caro,
+            };
+            let own = [BLACK, WHITE][side];
+            let mut memo = vec![u8::MAX; 4usize.pow(length as u32)];
+            for (key, entry) in patterns.iter_mut().enumerate() {
                 for (slot, cell) in (0..neighbours).map(|s| (key >> (2 * s)) & 3).enumerate() {
-                    let at = if slot < k - 1 { slot } else { slot + 1 };
+                    let at = if slot < reach { slot } else { slot + 1 };
                     line[at] = match cell as u32 {
-                        EMPTY => 0,
-                        c if c == own => 1,
-                        _ => 2,
+                        EMPTY => LINE_EMPTY,
+                        WALL => LINE_WALL,
+                        c if c == own => LINE_OWN,
+                        _ => LINE_OPPONENT,
                     };
                 }
-                line[k - 1] = 1;
-                entry[side] = level(&mut line, k, &mut memo);
+                line[reach] = LINE_OWN;
+                let shape = Shape { k, five, centre: reach };
+                entry[side] = shape.level(&mut line, &mut memo);
             }
         }
-        Self { patterns }
+        Self { patterns, reach }
     }
 }
 
-/// The pattern of `line` (0 empty, 1 own stone, 2 blocked; the centre, `k - 1`, is own).
-fn level(line: &mut [u8], k: usize, memo: &mut [u8]) -> Pattern {
-    let code = line.iter().fold(0usize, |acc, &c| acc * 3 + c as usize);
-    if memo[code] != u8::MAX {
-        return Pattern::ALL[memo[code] as usize];
+/// A cell of a line while a table is built.
+const LINE_EMPTY: u8 = 0;
+const LINE_OWN: u8 = 1;
+const LINE_OPPONENT: u8 = 2;
+const LINE_WALL: u8 = 3;
+
+/// What a table's lines have in common: `k`, the rule's five, where the centre is.
+struct Shape {
+    k: usize,
+    five: FiveRule,
+    centre: usize,
+}
+
+impl Shape {
+    /// Whether a window of `k` own stones through `centre` makes a five under the rule.
+    fn has_five(&self, line: &[u8], centre: usize) -> bool {
+        let k = self.k;
+        (centre.saturating_sub(k - 1)..=centre)
+            .filter(|&start| start + k <= line.len())
+            .any(|start| {
+                if line[start..start + k].iter().any(|&c| c != LINE_OWN) {
+                    return false;
+                }
+                let before = start.checked_sub(1).map(|i| line[i]);
+                let after = line.get(start + k).copied();
+                if self.five.exact && (before == Some(LINE_OWN) || after == Some(LINE_OWN)) {
+                    return false;
+                }
+                !(self.five.caro
+                    && before == Some(LINE_OPPONENT)
+                    && after == Some(LINE_OPPONENT))
+            })
     }
-    let centre = k - 1;
-    let mut wins = [usize::MAX; 2];
-    let mut win_count = 0;
-    let mut five = false;
-    for start in 0..=centre {
-        let window = &line[start..start + k];
-        if window.contains(&2) {
-            continue;
+
+    /// The pattern of `line` (the centre is own).
+    fn level(&self, line: &mut [u8], memo: &mut [u8]) -> Pattern {
+        let code = line.iter().fold(0usize, |acc, &c| acc * 4 + c as usize);
+        if memo[code] != u8::MAX {
+            return Pattern::ALL[memo[code] as usize];
         }
-        let own = window.iter().filter(|&&c| c == 1).count();
-        if own == k {
-            five = true;
-            break;
-        }
-        if own == k - 1 {
-            let empty = start + window.iter().position(|&c| c == 0).expect("one empty");
-            if !wins[..win_count].contains(&empty) && win_count < 2 {
-                wins[win_count] = empty;
-                win_count += 1;
+        let pattern = if self.has_five(line, self.centre) {
+            Pattern::Five
+        } else {
+            // The empty cells that would complete a five through the centre.
+            let reach = self.k - 1;
+            let near = self.centre.saturating_sub(reach)..(self.centre + reach + 1).min(line.len());
+            let mut wins = 0;
+            for cell in near {
+                if line[cell] == LINE_EMPTY {
+                    line[cell] = LINE_OWN;
+                    wins += usize::from(self.has_five(line, self.centre));
+                    line[cell] = LINE_EMPTY;
+                }
             }
-        }
+            match wins {
+                0 => {
+                    let mut best = Pattern::None;
+                    for cell in 0..line.len() {
+                        if line[cell] == LINE_EMPTY {
+                            line[cell] = LINE_OWN;
+                            best = best.max(self.level(line, memo).demoted());
+                            line[cell] = LINE_EMPTY;
+                        }
+                    }
+                    best
+                }
+                1 => Pattern::Block4,
+                _ => Pattern::Flex4,
+            }
+        };
+        memo[code] = pattern as u8;
+        pattern
     }
-    let pattern = if five {
-        Pattern::Five
-    } else if win_count == 2 {
-        Pattern::Flex4
-    } else if win_count == 1 {
-        Pattern::Block4
-    } else {
-        let mut best = Pattern::None;
-        for cell in 0..line.len() {
-            if line[cell] == 0 {
-                line[cell] = 1;
-                best = best.max(level(line, k, memo).demoted());
-                line[cell] = 0;
-            }
-        }
-        best
-    };
-    memo[code] = pattern as u8;
-    pattern
 }
 
 #[cfg(test)]
@@ -200,11 +267,16 @@ mod tests {
     /// The key of a line written as text: `x` black, `o` white, `#` wall, `.` empty, and `*`
     /// the centre (empty).
     fn key(text: &str, k: usize) -> u32 {
+        key_within(text, k - 1)
+    }
+
+    /// [`key`] for a table whose keys reach `reach` cells each side.
+    fn key_within(text: &str, reach: usize) -> u32 {
         let centre = text.find('*').expect("a centre");
         let mut key = 0;
         for (i, c) in text.chars().enumerate() {
             let j = i as isize - centre as isize;
-            if j == 0 || j.unsigned_abs() >= k {
+            if j == 0 || j.unsigned_abs() > reach {
                 continue;
             }
             let cell = match c {
@@ -213,7 +285,7 @@ mod tests {
                 '#' => WALL,
                 _ => EMPTY,
             };
-            key |= cell << PatternTable::shift(k, j);
+            key |= cell << PatternTable::shift(reach, j);
         }
         key
     }
@@ -253,5 +325,36 @@ mod tests {
             let text = format!("{}{open}*{}", ".".repeat(k), ".".repeat(k));
             assert_eq!(table.get(key(&text, k), Side::First), Pattern::Flex4);
         }
+    }
+
+    #[test]
+    fn each_rule_counts_its_fives() {
+        let pattern = |rule: Rule, text: &str, side: Side| {
+            let table = PatternTable::for_rule(5, rule);
+            table.get(key_within(text, table.reach()), side)
+        };
+        let (black, white) = (Side::First, Side::Second);
+        // An overline: a five in freestyle and caro, none under standard, and none for black
+        // only under renju.
+        let six = "....xxxxx*.....";
+        assert_eq!(pattern(Rule::Freestyle, six, black), Pattern::Five);
+        assert_eq!(pattern(Rule::Caro, six, black), Pattern::Five);
+        assert_ne!(pattern(Rule::Standard, six, black), Pattern::Five);
+        assert_ne!(pattern(Rule::Renju, six, black), Pattern::Five);
+        assert_eq!(pattern(Rule::Renju, "....ooooo*.....", white), Pattern::Five);
+        assert_ne!(pattern(Rule::Standard, "....ooooo*.....", white), Pattern::Five);
+        // Exactly five is a five under every rule.
+        for rule in Rule::ALL {
+            assert_eq!(pattern(rule, ".....xxxx*.....", black), Pattern::Five, "{rule}");
+        }
+        // A four whose completing cell would make six is no four under standard.
+        assert_eq!(pattern(Rule::Standard, "...x.xxx*......", black), Pattern::Block4);
+        assert_eq!(pattern(Rule::Freestyle, "...x.xxx*......", black), Pattern::Flex4);
+        // Caro: five blocked at both ends by the opponent is no five; the edge does not block.
+        assert_ne!(pattern(Rule::Caro, "....oxxxx*o....", black), Pattern::Five);
+        assert_eq!(pattern(Rule::Caro, "....#xxxx*o....", black), Pattern::Five);
+        assert_eq!(pattern(Rule::Standard, "....oxxxx*o....", black), Pattern::Five);
+        // A caro four that can only complete into a doubly blocked five is no four.
+        assert_eq!(pattern(Rule::Caro, "....oxxx*.o....", black), Pattern::None);
     }
 }

@@ -92,7 +92,7 @@ pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> 
     vct.set_deadline(Deadline::of(limits));
     let won = vct.find(&mut board, side, VCT_MAX_THREATS);
     budget.spend(vct.nodes());
-    let mut cells = root_moves(&board);
+    let mut cells = root_moves(&board, side);
     if let Some(first) = won {
         return threat_win(position, scoring, board, first, budget.nodes());
     }
@@ -278,8 +278,9 @@ fn set_aside_losing(
 ) -> bool {
     let other = side.opponent();
     if let Some(block) = board.five_cell(other) {
-        // Only the block does not lose at once; the tree searches what follows it.
-        if !board.has_five(side) {
+        // Only the block does not lose at once; the tree searches what follows it. (Under
+        // renju black may be unable to block: then every move loses, and all stay.)
+        if !board.has_five(side) && !board.is_forbidden(block, side) {
             *cells = vec![block];
         }
         return false;
@@ -409,14 +410,14 @@ fn threat_win(
     analysis
 }
 
-/// The cells searched at the root: every empty cell within two of a stone, or the centre of an
-/// empty board.
-fn root_moves(board: &Board) -> Vec<usize> {
+/// The cells searched at the root: every empty cell within two of a stone that `side` may play,
+/// or the centre of an empty board.
+fn root_moves(board: &Board, side: Side) -> Vec<usize> {
     let moves: Vec<usize> = board
         .playable()
         .iter()
         .map(|&a| a as usize)
-        .filter(|&a| board.is_candidate(a))
+        .filter(|&a| board.is_candidate(a) && !board.is_forbidden(a, side))
         .collect();
     if moves.is_empty() {
         // An empty board: the cell nearest its centre (the lowest of equals, so on an even side
@@ -445,8 +446,10 @@ fn score_moves(
     position: &Position,
 ) -> Vec<MoveScore> {
     let floor = root.iter().map(|m| m.score).min().unwrap_or(0);
+    // Black's forbidden cells under renju are no moves: they are not in the table.
     position
-        .empty_cells()
+        .legal_moves()
+        .into_iter()
         .map(|cell| {
             let at = board.layout().padded(cell);
             let value = match root.iter().find(|m| m.at == at) {
@@ -558,7 +561,7 @@ mod tests {
     /// the side to move passed; with the board and the side to move.
     fn kept_under_a_vct(moves: &str) -> (Board, Side, Vec<usize>) {
         let (mut board, side) = board_after(moves);
-        let mut cells = root_moves(&board);
+        let mut cells = root_moves(&board, side);
         let mut vct = Vct::new(VCT_BUDGET);
         let threatened = set_aside_losing(&mut board, &mut cells, side, &mut vct, VCT_PASS_BUDGET);
         assert!(threatened);

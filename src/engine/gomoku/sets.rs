@@ -4,8 +4,9 @@
 use super::threat::Threat;
 use crate::engine::core::side::Side;
 
-/// Words in a bit set over the padded cells (at most 25 × 25 = 625 of them: 15 × 15 with k = 6).
-pub const WORDS: usize = 10;
+/// Words in a bit set over the padded cells: at most 30 × 30 = 900 of them, 20 × 20 under a rule
+/// (a margin of 5).
+pub const WORDS: usize = 15;
 
 type Set = [u64; WORDS];
 

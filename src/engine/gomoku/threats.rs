@@ -138,19 +138,36 @@ impl Vcf {
             // The defender threatens to complete a line: only a block that is also a four.
             if board.count(other, Threat::Five) == 1 {
                 let block = board.five_cell(other).expect("counted");
-                if board.threat(block, side).is_four() {
+                if board.threat(block, side).is_four() && !board.is_forbidden(block, side) {
                     moves.push((0, block));
                 }
             }
         } else {
-            moves.extend(board.fours(side).map(|at| (-(board.value(at, side)), at)));
+            moves.extend(
+                board
+                    .fours(side)
+                    .filter(|&at| !board.is_forbidden(at, side))
+                    .map(|at| (-(board.value(at, side)), at)),
+            );
             moves.sort_unstable();
         }
         let mut result = Found::None;
         for &(_, at) in &moves {
             board.play(at, side);
             let reply = board.five_cell(side).expect("a four has a completing cell");
-            let double = board.count(side, Threat::Five) >= 2 && !board.has_five(other);
+            // Two completing cells, or (renju) one that black may not block.
+            let double = (board.count(side, Threat::Five) >= 2 || board.is_forbidden(reply, other))
+                && !board.has_five(other);
+            if double && board.count(side, Threat::Five) == 1 {
+                // The defender cannot block: it plays elsewhere, and the attacker completes.
+                let elsewhere = any_other_move(board, other, reply);
+                line.push(reply);
+                line.push(elsewhere.unwrap_or(reply));
+                line.push(at);
+                board.undo(at, side);
+                result = Found::Win;
+                break;
+            }
             if double {
                 line.push(reply);
                 line.push(reply);
@@ -308,6 +325,7 @@ impl Vct {
         }
         let mut moves: Vec<(i32, usize)> = board
             .cells_where(side, Threat::OpenThree)
+            .filter(|&at| !board.is_forbidden(at, side))
             .filter(|&at| {
                 last.is_none_or(|last| {
                     board.threat(at, side) >= Threat::DoubleThree
@@ -347,6 +365,9 @@ impl Vct {
             0 => {}
             1 => {
                 let block = board.five_cell(side).expect("counted");
+                if board.is_forbidden(block, other) {
+                    return true;
+                }
                 board.play(block, other);
                 let wins = self.attack(board, side, depth - 1, Some(last)).is_some();
                 board.undo(block, other);
@@ -357,7 +378,11 @@ impl Vct {
         if !board.has_open_three(side) || !self.vcf.has_none(board, other, VCF_MAX_FOURS_IN_VCT) {
             return false;
         }
-        let mut defences: Vec<usize> = board.fours(side).chain(board.fours(other)).collect();
+        let mut defences: Vec<usize> = board
+            .fours(side)
+            .chain(board.fours(other))
+            .filter(|&at| !board.is_forbidden(at, other))
+            .collect();
         defences.sort_unstable();
         defences.dedup();
         for at in defences {
@@ -381,6 +406,15 @@ impl Vct {
         }
         true
     }
+}
+
+/// A cell other than `not` that `side` may play (for a line where it has no move that holds).
+fn any_other_move(board: &Board, side: Side, not: usize) -> Option<usize> {
+    board
+        .playable()
+        .iter()
+        .map(|&a| a as usize)
+        .find(|&a| a != not && board.is_empty(a) && !board.is_forbidden(a, side))
 }
 
 /// Most fours in the VCF checks of a VCT.
