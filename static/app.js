@@ -470,6 +470,7 @@
     switch (game.phase) {
       case 'human': return game.goban ? `Your turn: you play ${stoneName(game.human)}.` : `Your turn: you play ${game.human}.`;
       case 'ai': return `The AI (${ai}) is thinking\u2026`;
+      case 'checking': return 'Checking the points forbidden to X (black)\u2026';
       case 'error': return `The AI (${ai}) could not move. Try again, undo, or start a new game.`;
       case 'over': {
         const w = game.result && game.result.winner;
@@ -759,7 +760,19 @@
     if (game.phase !== 'human' || game.cells[index] !== null) return;
     if (game.human === 'X' && needsForbidden()) {
       const known = game.forbidden && game.forbidden.key === positionKey(game.cells);
-      if (!known) { syncForbidden().then(() => { if (game.forbidden && game.forbidden.key === positionKey(game.cells)) humanMove(index); }); return; }
+      if (!known) {
+        // The move waits for the answer (a moment), so a quick second click cannot slip past it.
+        const key = positionKey(game.cells);
+        game.phase = 'checking';
+        render();
+        syncForbidden().then(() => {
+          if (game.phase !== 'checking' || positionKey(game.cells) !== key) return;
+          game.phase = 'human';
+          render();
+          humanMove(index);
+        });
+        return;
+      }
       if (game.forbidden.cells.has(index)) { explainForbidden(index); return; }
     }
     const boardHadFocus = boardEl.contains(document.activeElement);
