@@ -16,6 +16,12 @@
   const sideSel = $('side');
   const diffSel = $('difficulty');
   const analysisBox = $('analysis');
+  const ruleSel = $('rule');
+  const ruleField = ruleSel.closest('.rule-field');
+  const zoomBtn = $('zoom');
+  const boardTools = zoomBtn.closest('.board-tools');
+  const boardScroll = $('board-scroll');
+  const topMovesEl = $('top-moves');
   const columnScoresEl = $('column-scores');
   const undoBtn = $('undo');
   const liveEl = $('live');
@@ -25,11 +31,18 @@
   const SVG = 'http://www.w3.org/2000/svg';
 
   const other = (p) => (p === 'X' ? 'O' : 'X');
+  const TOP_MOVES = 5;        // the heat map of a big board shows this many of the best moves
+  const MIN_TARGET_PX = 24;   // the smallest intersection a finger should have to hit
 
   // The whole state of the page.
   const game = {
     rows: 3, cols: 3, k: 3,
     gravity: false,       // Connect Four: a mark drops to the lowest free cell of its column
+    rule: 'freestyle',    // freestyle | standard | renju | caro (k = 5 without gravity only)
+    goban: false,         // a board of 100 cells or more without gravity: stones on intersections
+    zoomed: false,        // the goban drawn with larger points inside a scrolling frame
+    forbidden: null,      // {key, cells: Map(index -> reason)}: renju points black may not play
+    forbiddenRequest: null, // AbortController of the status request in flight
     human: 'X',
     cells: [],            // null, 'X' or 'O'
     history: [],          // snapshots of `cells` taken before each human move
@@ -53,7 +66,17 @@
 
   // The board as the API's canonical array: marks, and each empty cell's own index.
   const wireBoard = (cells) => cells.map((c, i) => (c === null ? i : c));
-  const positionKey = (cells) => `${game.rows}x${game.cols}x${game.k}${game.gravity ? 'g' : ''}:` + cells.map((c) => c || '.').join('');
+  const positionKey = (cells) => `${game.rows}x${game.cols}x${game.k}${game.gravity ? 'g' : ''}:${game.rule}:` + cells.map((c) => c || '.').join('');
+
+  // Board notation (renju, Gomocup): the column's letter from the left, the row's number from the
+  // bottom, so on 15 x 15 cell 112 is h8 and cell 0 is a15. The server sends the same `coordinate`.
+  const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+  const coordinate = (i) => LETTERS[i % game.cols] + String(game.rows - Math.floor(i / game.cols));
+  // How text names a cell: its coordinate on a goban, its index with row and column elsewhere.
+  const cellName = (i) => (game.goban ? coordinate(i) : `${i} (row ${Math.floor(i / game.cols) + 1}, column ${(i % game.cols) + 1})`);
+  const shortName = (i) => (game.goban ? coordinate(i) : String(i));
+  // Whether the rule selector applies: five in a row without gravity.
+  const takesRule = (s) => s.k === 5 && !s.gravity;
 
   // On a gravity board, the cell where a mark dropped in `column` lands, or null when it is full.
   function landing(cells, column) {
@@ -63,22 +86,37 @@
     return null;
   }
 
-  // The line of k through `index` for the mark there, or null.
+  // Whether a run of `length` marks wins under the game's rule; `blocked` says whether both of its
+  // ends are the opponent's marks (the edge of the board does not block).
+  function runWins(mark, length, blocked) {
+    const { k, rule } = game;
+    if (length < k) return false;
+    switch (rule) {
+      case 'standard': return length === k;
+      case 'renju': return mark === 'O' || length === k;
+      case 'caro': return length > k || !blocked;
+      default: return true;
+    }
+  }
+
+  // The winning line through `index` for the mark there, or null.
   function lineThrough(cells, index) {
     const mark = cells[index];
     if (!mark) return null;
-    const { rows, cols, k } = game;
+    const { rows, cols } = game;
     const r0 = Math.floor(index / cols), c0 = index % cols;
     for (const [dr, dc] of [[0, 1], [1, 0], [1, 1], [1, -1]]) {
       const line = [index];
+      let ends = 0;
       for (const s of [1, -1]) {
         let r = r0 + dr * s, c = c0 + dc * s;
         while (r >= 0 && r < rows && c >= 0 && c < cols && cells[r * cols + c] === mark) {
           line.push(r * cols + c);
           r += dr * s; c += dc * s;
         }
+        if (r >= 0 && r < rows && c >= 0 && c < cols && cells[r * cols + c] === other(mark)) ends++;
       }
-      if (line.length >= k) return line.sort((a, b) => a - b);
+      if (runWins(mark, line.length, ends === 2)) return line.sort((a, b) => a - b);
     }
     return null;
   }
@@ -96,8 +134,12 @@
   let focusIndex = 0;   // the board's single tab stop (roving tabindex)
 
   function buildBoard() {
+    if (game.goban) { buildGoban(); return; }
     const { rows, cols } = game;
     boardEl.textContent = '';
+    document.body.classList.remove('goban-mode');
+    boardTools.hidden = true;
+    boardScroll.classList.remove('zoomed');
     // The column count is a class (no style attribute: the page's CSP allows no inline styles).
     boardEl.className = `cols-${cols} ` + (cols <= 3 ? 'size-s' : cols <= 5 ? 'size-m' : cols <= 7 ? 'size-l' : 'size-xl') + (game.gravity ? ' gravity' : '');
     boardEl.setAttribute('aria-label', `Board, ${rows} rows by ${cols} columns, ${game.k} in a row wins` + (game.gravity ? ', marks drop to the lowest free cell of their column' : ''));
@@ -123,6 +165,82 @@
       buttons.push(b);
     }
     focusIndex = Math.floor((rows * cols) / 2);
+  }
+
+  // The star points drawn on a goban: the centre and the 4-4 points (4-4 from each corner).
+  function starPoints(rows, cols) {
+    const r = [3, Math.floor(rows / 2), rows - 4], c = [3, Math.floor(cols / 2), cols - 4];
+    const out = new Set();
+    for (const y of [r[0], r[2]]) for (const x of [c[0], c[2]]) out.add(y * cols + x);
+    out.add(r[1] * cols + c[1]);
+    return out;
+  }
+
+  // A gomoku board: lines with the stones on their intersections, each intersection a button,
+  // the row numbers along the left edge (1 at the bottom) and the column letters along the bottom.
+  function buildGoban() {
+    const { rows, cols } = game;
+    boardEl.textContent = '';
+    document.body.classList.add('goban-mode');
+    boardEl.className = `goban cols-${cols} rows-${rows}` + (game.zoomed ? ' zoomed' : '');
+    boardEl.setAttribute('aria-label', `Board, ${rows} rows by ${cols} columns, ${game.k} in a row wins; columns a to ${LETTERS[cols - 1]} from the left, rows 1 to ${rows} from the bottom`);
+    columnScoresEl.textContent = '';
+    const stars = starPoints(rows, cols);
+    buttons = [];
+    const label = (text, cls) => {
+      const s = document.createElement('span');
+      s.className = `coord ${cls}`;
+      s.setAttribute('aria-hidden', 'true');
+      s.textContent = text;
+      boardEl.appendChild(s);
+    };
+    for (let r = 0; r < rows; r++) {
+      label(String(rows - r), 'row-label');
+      for (let c = 0; c < cols; c++) {
+        const i = r * cols + c;
+        const b = document.createElement('button');
+        b.type = 'button';
+        b.className = 'cell';
+        if (r === 0) b.classList.add('edge-t');
+        if (r === rows - 1) b.classList.add('edge-b');
+        if (c === 0) b.classList.add('edge-l');
+        if (c === cols - 1) b.classList.add('edge-r');
+        if (stars.has(i)) b.classList.add('star');
+        b.dataset.index = String(i);
+        b.dataset.row = String(r + 1);
+        b.dataset.col = String(c + 1);
+        b.dataset.coordinate = coordinate(i);
+        b.tabIndex = -1;
+        boardEl.appendChild(b);
+        buttons.push(b);
+      }
+    }
+    label('', 'corner');
+    for (let c = 0; c < cols; c++) label(LETTERS[c], 'col-label');
+    focusIndex = Math.floor(rows / 2) * cols + Math.floor(cols / 2);
+    boardTools.hidden = false;
+    updateZoom();
+  }
+
+  // The zoom toggle is offered when an intersection is smaller than a fingertip target (a 20 x 20
+  // board on a phone) or while zoomed; zoomed, the board scrolls inside its frame.
+  function updateZoom() {
+    if (!game.goban) { boardTools.hidden = true; return; }
+    boardEl.classList.toggle('zoomed', game.zoomed);
+    boardScroll.classList.toggle('zoomed', game.zoomed);
+    zoomBtn.setAttribute('aria-pressed', String(game.zoomed));
+    zoomBtn.textContent = game.zoomed ? 'Zoom out: whole board' : 'Zoom in: larger points';
+    const size = buttons.length ? buttons[0].getBoundingClientRect().width : 0;
+    boardTools.hidden = !game.zoomed && size >= MIN_TARGET_PX;
+  }
+
+  function toggleZoom() {
+    game.zoomed = !game.zoomed;
+    updateZoom();
+    // Keep the point in focus (or the last move) in view inside the frame.
+    const at = buttons[game.last !== null ? game.last : focusIndex];
+    if (game.zoomed && at) at.scrollIntoView({ block: 'center', inline: 'center' });
+    if (!game.zoomed) boardScroll.scrollTo(0, 0);
   }
 
   function formatScore(entry) {
@@ -174,6 +292,20 @@
       }
     }
     const allEqual = table.size > 0 && [...table.values()].every((m) => m.score === best);
+    if (game.goban) {
+      renderGoban(playable, showScores, winning);
+    } else {
+      renderCells(playable, table, best, allEqual, winning);
+    }
+    renderColumnScores(showScores ? table : null, best, allEqual);
+    updateTabStop();
+    undoBtn.disabled = game.history.length === 0 || game.phase === 'ai';
+    statusEl.textContent = statusText();
+    renderNote(showScores);
+    renderTopMoves(showScores);
+  }
+
+  function renderCells(playable, table, best, allEqual, winning) {
     const { cols } = game;
     buttons.forEach((b, i) => {
       const mark = game.cells[i];
@@ -228,11 +360,91 @@
         }
       }
     });
-    renderColumnScores(showScores ? table : null, best, allEqual);
-    updateTabStop();
-    undoBtn.disabled = game.history.length === 0 || game.phase === 'ai';
-    statusEl.textContent = statusText();
-    renderNote(showScores);
+  }
+
+  // The best few moves of the analysis, best first (ties in index order), each with its heat
+  // level from 1 (coolest) to 5 (the best score).
+  function topMoves() {
+    const moves = game.analysis.moves.filter((m) => game.cells[m.index] === null)
+      .slice().sort((a, b) => b.score - a.score || a.index - b.index).slice(0, TOP_MOVES);
+    if (moves.length === 0) return [];
+    const hi = moves[0].score, lo = moves[moves.length - 1].score;
+    return moves.map((m, rank) => ({ ...m, rank: rank + 1, heat: hi === lo ? 5 : 1 + Math.round((4 * (m.score - lo)) / (hi - lo)) }));
+  }
+
+  // The principal variation of the analysis: the cells of the expected line, from the human's move.
+  function principalVariation() {
+    const pv = (game.analysis && game.analysis.pv) || [];
+    const seen = new Set();
+    return pv.filter((i) => Number.isInteger(i) && game.cells[i] === null && !seen.has(i) && seen.add(i));
+  }
+
+  function forbiddenHere() {
+    const f = game.forbidden;
+    return f && f.key === positionKey(game.cells) ? f.cells : new Map();
+  }
+
+  const FOUL_TEXT = { overline: 'overline', double_four: 'double four', double_three: 'double three' };
+  const stoneName = (mark) => (mark === 'X' ? 'X (black)' : 'O (white)');
+
+  function renderGoban(playable, showScores, winning) {
+    const heat = new Map(showScores ? topMoves().map((m) => [m.index, m]) : []);
+    const pv = showScores ? principalVariation() : [];
+    const pvAt = new Map(pv.map((i, n) => [i, n + 1]));
+    const forbidden = forbiddenHere();
+    const side = toMove(game.cells);
+    buttons.forEach((b, i) => {
+      const mark = game.cells[i];
+      const foul = !mark && side === 'X' && game.phase !== 'over' ? forbidden.get(i) : undefined;
+      const entry = mark ? null : heat.get(i);
+      const step = mark ? undefined : pvAt.get(i);
+      const notes = [];
+      if (winning.has(i)) notes.push('in the winning line');
+      else if (game.last === i) notes.push('the last move');
+      if (foul) notes.push(`forbidden to X (black): ${FOUL_TEXT[foul] || foul}`);
+      if (entry) notes.push(`best move ${entry.rank} of ${heat.size}, ${describeScore(entry, game.human)}`);
+      if (step) notes.push(`move ${step} of the expected line, ${step % 2 ? game.human : other(game.human)} to play`);
+      b.setAttribute('aria-label', `${coordinate(i)}, ${mark || 'empty'}`);
+      b.setAttribute('aria-disabled', String(!!mark || !!foul || !playable));
+      b.classList.toggle('win', winning.has(i));
+      b.classList.toggle('last', game.last === i);
+      b.classList.toggle('forbidden', !!foul);
+      b.classList.toggle('best', !!entry && entry.rank === 1);
+      if (entry) { b.dataset.score = String(entry.score); b.dataset.heat = String(entry.heat); } else { delete b.dataset.score; delete b.dataset.heat; }
+      if (step) b.dataset.pv = String(step); else delete b.dataset.pv;
+      if (foul) b.dataset.forbidden = foul; else delete b.dataset.forbidden;
+      if (mark) b.dataset.mark = mark; else delete b.dataset.mark;
+      if (notes.length) { b.setAttribute('aria-description', notes.join('; ')); b.title = `${coordinate(i)}: ${notes.join('; ')}`; } else { b.removeAttribute('aria-description'); b.removeAttribute('title'); }
+      b.textContent = '';
+      const part = (cls, text) => {
+        const span = document.createElement('span');
+        span.className = cls;
+        if (text) span.textContent = text;
+        b.appendChild(span);
+      };
+      if (mark) part(`stone ${mark === 'X' ? 'black' : 'white'}`);
+      if (entry) part(`heat heat-${entry.heat}`);
+      if (foul) part('foul', '\u00d7');
+      if (step) part(`pv ${(step % 2 ? game.human : other(game.human)) === 'X' ? 'black' : 'white'}`, String(step));
+    });
+  }
+
+  // The list of the best moves and the expected line, in words (coordinates), beside the heat map.
+  function renderTopMoves(showScores) {
+    const list = $('top-moves-list');
+    list.textContent = '';
+    topMovesEl.hidden = !(game.goban && showScores);
+    if (topMovesEl.hidden) { $('pv-text').textContent = ''; return; }
+    for (const m of topMoves()) {
+      const li = document.createElement('li');
+      li.dataset.index = String(m.index);
+      li.textContent = `${coordinate(m.index)}: ${describeScore(m, game.human)}`;
+      list.appendChild(li);
+    }
+    const pv = principalVariation();
+    $('pv-text').textContent = pv.length
+      ? `Expected line, numbered on the board: ${pv.map((i, n) => `${n + 1}. ${n % 2 ? other(game.human) : game.human} ${coordinate(i)}`).join(', ')}.`
+      : '';
   }
 
   // Connect Four: each column's score above it (the move of dropping a mark there).
@@ -256,8 +468,9 @@
   function statusText() {
     const ai = other(game.human);
     switch (game.phase) {
-      case 'human': return `Your turn: you play ${game.human}.`;
+      case 'human': return game.goban ? `Your turn: you play ${stoneName(game.human)}.` : `Your turn: you play ${game.human}.`;
       case 'ai': return `The AI (${ai}) is thinking\u2026`;
+      case 'checking': return 'Checking the points forbidden to X (black)\u2026';
       case 'error': return `The AI (${ai}) could not move. Try again, undo, or start a new game.`;
       case 'over': {
         const w = game.result && game.result.winner;
@@ -275,6 +488,9 @@
       noteEl.textContent = 'Move scores appear here on your turn.';
     } else if (!showScores) {
       noteEl.textContent = 'Scoring your moves\u2026';
+    } else if (game.goban) {
+      noteEl.textContent = `The ${TOP_MOVES} best moves for ${game.human} are shaded on the board, the darker the better, and the expected line of play is numbered from 1` +
+        (game.analysis.moves.some((m) => !m.exact) ? ' (estimates from a time-limited search).' : '.');
     } else if (game.analysis.moves.some((m) => !m.exact)) {
       noteEl.textContent = `Scores for ${game.human}'s moves are estimates from a time-limited search (between -1 and 1; higher is better for ${game.human}).`;
     } else {
@@ -337,6 +553,7 @@
   // Enter and Space press the focused button, which arrives here as a click.
   boardEl.addEventListener('click', (e) => {
     const t = e.target.closest('.cell');
+    if (t && t.dataset.forbidden && game.phase === 'human') { explainForbidden(Number(t.dataset.index)); return; }
     if (!t || !isOpen(t)) return;
     const index = Number(t.dataset.index);
     // Connect Four: a click anywhere in a column drops a mark there.
@@ -356,6 +573,7 @@
     } else if (bigBoard) {
       Object.assign(request, { rows: game.rows, cols: game.cols, k: game.k, time_limit_ms: TIME_LIMIT_MS });
     }
+    if (takesRule(game)) request.rule = game.rule;
     const timer = setTimeout(() => controller.abort(new DOMException('timed out', 'TimeoutError')), REQUEST_TIMEOUT_MS);
     let res;
     try {
@@ -487,12 +705,76 @@
   function abortRequests() {
     abortMove();
     abortAnalysis();
+    abortForbidden();
   }
 
   // ---------------------------------------------------------------- play
 
+  // Renju: the points black (X) may not play, from POST /v1/status, for the position on the board
+  // while X is to move. Resolves once they are known (or could not be had: the server still
+  // refuses a forbidden move, and the page shows its answer).
+  const needsForbidden = () => game.rule === 'renju' && game.phase !== 'over' && toMove(game.cells) === 'X';
+
+  function syncForbidden() {
+    const key = positionKey(game.cells);
+    if (!needsForbidden() || (game.forbidden && game.forbidden.key === key)) return Promise.resolve();
+    if (game.forbiddenRequest && game.forbiddenRequest.key === key) return game.forbiddenRequest.done;
+    if (game.forbiddenRequest) game.forbiddenRequest.controller.abort();
+    const controller = new AbortController();
+    const request = { key, controller };
+    game.forbiddenRequest = request;
+    const body = { board: wireBoard(game.cells), rows: game.rows, cols: game.cols, k: game.k, rule: game.rule, player: 'X' };
+    request.done = fetch('/v1/status', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, application/problem+json' },
+      body: JSON.stringify(body),
+      signal: controller.signal,
+      cache: 'no-store',
+    }).then(async (res) => {
+      const data = await res.json();
+      if (game.forbiddenRequest !== request) return;
+      game.forbiddenRequest = null;
+      // Without an answer the marks stay off; the move itself is still the server's to judge.
+      if (!res.ok || !Array.isArray(data.forbidden)) { game.forbidden = { key, cells: new Map() }; return; }
+      const reasons = new Map((data.forbidden_detail || []).map((f) => [f.index, f.reason]));
+      game.forbidden = { key, cells: new Map(data.forbidden.map((i) => [i, reasons.get(i) || 'forbidden'])) };
+      render();
+    }).catch(() => {
+      if (game.forbiddenRequest !== request) return;
+      game.forbiddenRequest = null;
+      game.forbidden = { key, cells: new Map() };
+    });
+    return request.done;
+  }
+
+  function abortForbidden() {
+    if (game.forbiddenRequest) { game.forbiddenRequest.controller.abort(); game.forbiddenRequest = null; }
+  }
+
+  function explainForbidden(index) {
+    const foul = forbiddenHere().get(index);
+    explanationEl.textContent = `${coordinate(index)} is forbidden to X (black) under renju: ${FOUL_TEXT[foul] || foul}. Choose another point.`;
+  }
+
   function humanMove(index) {
     if (game.phase !== 'human' || game.cells[index] !== null) return;
+    if (game.human === 'X' && needsForbidden()) {
+      const known = game.forbidden && game.forbidden.key === positionKey(game.cells);
+      if (!known) {
+        // The move waits for the answer (a moment), so a quick second click cannot slip past it.
+        const key = positionKey(game.cells);
+        game.phase = 'checking';
+        render();
+        syncForbidden().then(() => {
+          if (game.phase !== 'checking' || positionKey(game.cells) !== key) return;
+          game.phase = 'human';
+          render();
+          humanMove(index);
+        });
+        return;
+      }
+      if (game.forbidden.cells.has(index)) { explainForbidden(index); return; }
+    }
     const boardHadFocus = boardEl.contains(document.activeElement);
     clearError();
     game.history.push(game.cells.slice());
@@ -503,7 +785,7 @@
     const result = resultAfter(game.cells, index);
     if (result) {
       finish(result);
-      const move = game.gravity ? `drops in column ${(index % game.cols) + 1}` : `takes ${index}`;
+      const move = game.gravity ? `drops in column ${(index % game.cols) + 1}` : game.goban ? `plays ${coordinate(index)}` : `takes ${index}`;
       explanationEl.textContent = result.winner
         ? `${game.human} ${move} and completes a line.`
         : `${game.human} ${move}, the last free cell.`;
@@ -518,6 +800,7 @@
     game.moveRequest = controller;
     game.phase = 'ai';
     render();
+    syncForbidden();
     const ai = other(game.human);
     try {
       const answer = await api({
@@ -531,7 +814,7 @@
       game.cells[answer.index] = ai;
       game.moves.push(answer.index);
       game.last = answer.index;
-      explanationEl.textContent = answer.explanation || `${ai} takes ${answer.index}.`;
+      explanationEl.textContent = explain(answer, ai);
       const status = answer.status || {};
       let result = null;
       if (status.state === 'win') result = { winner: status.winner, line: status.line || [] };
@@ -541,6 +824,7 @@
       game.phase = 'human';
       render();
       if (restoreFocus || boardEl.contains(document.activeElement)) moveFocus(nearestOpen(focusIndex));
+      syncForbidden();
       refreshAnalysis();
     } catch (err) {
       if (game.moveRequest !== controller) return;
@@ -556,6 +840,16 @@
     }
   }
 
+  // The AI's sentence. On a goban the server names points by coordinate; an answer without
+  // `coordinate` (an older server) has its move's index replaced by the coordinate here.
+  function explain(answer, ai) {
+    if (!game.goban) return answer.explanation || `${ai} takes ${answer.index}.`;
+    const name = answer.coordinate || coordinate(answer.index);
+    if (!answer.explanation) return `${ai} plays ${name}.`;
+    if (answer.coordinate) return answer.explanation;
+    return answer.explanation.replace(new RegExp(`\\b(at|plays|takes|on) ${answer.index}\\b`, 'g'), `$1 ${name}`);
+  }
+
   function finish(result) {
     abortRequests();
     game.result = result;
@@ -566,13 +860,12 @@
 
   // ---------------------------------------------------------------- live search and review
 
-  const cellName = (i) => `${i} (row ${Math.floor(i / game.cols) + 1}, column ${(i % game.cols) + 1})`;
   const valueText = (score, outcome) => (outcome && outcome !== 'unknown' ? `${outcome}, score ${formatScore({ score })}` : `estimate ${formatScore({ score })}`);
 
   function showProgress(p) {
     liveEl.hidden = false;
     liveText.textContent = `Depth ${p.depth}: best ${cellName(p.index)}, ${valueText(p.score, p.outcome)}; ` +
-      `${p.nodes.toLocaleString('en')} nodes in ${p.elapsed_ms} ms; line ${p.pv.join(' ')}`;
+      `${p.nodes.toLocaleString('en')} nodes in ${p.elapsed_ms} ms; line ${p.pv.map(shortName).join(' ')}`;
   }
 
   function hideLive() {
@@ -600,6 +893,7 @@
     game.reviewRequest = controller;
     const body = { moves: game.moves.slice(), rows: game.rows, cols: game.cols, k: game.k };
     if (game.gravity) body.gravity = true;
+    if (takesRule(game)) body.rule = game.rule;
     if (game.rows !== 3 || game.cols !== 3 || game.k !== 3) body.time_limit_ms = 3000;
     reviewEl.hidden = false;
     $('review-sentence').textContent = 'Reviewing the game\u2026';
@@ -650,10 +944,10 @@
       const c = svg('circle', {
         class: `point ${m.label}`, cx: x(i).toFixed(1), cy: y(m.value_for_x).toFixed(1), r: m.label === 'blunder' ? 6 : 4,
         tabindex: 0, role: 'button', 'data-number': m.number, 'data-label': m.label,
-        'aria-label': `Move ${m.number}: ${m.player} played ${m.cell}, ${m.label}`,
+        'aria-label': `Move ${m.number}: ${m.player} played ${shortName(m.cell)}, ${m.label}`,
       }, reviewChart);
       const title = svg('title', {}, c);
-      title.textContent = `Move ${m.number}: ${m.player} ${m.cell} (${m.label})`;
+      title.textContent = `Move ${m.number}: ${m.player} ${shortName(m.cell)} (${m.label})`;
     });
   }
 
@@ -678,6 +972,7 @@
       boardEl2.appendChild(d);
     });
     boardEl2.setAttribute('aria-label', `Position before move ${number}; ${m.player} to move`);
+    if (game.goban) boardEl2.classList.add('goban-mini');
     const better = m.label === 'best' ? 'the best move' : `best was ${cellName(best)} (${valueText(m.best_score, m.best_outcome)})`;
     $('review-caption').textContent = `Move ${m.number}: ${m.player} played ${cellName(m.cell)}, ${m.label} (${valueText(m.score, m.outcome)}); ${better}.`;
     $('review-detail').hidden = false;
@@ -712,7 +1007,7 @@
       }, controller);
       if (game.analysisRequest !== controller) return;
       game.analysisRequest = null;
-      game.analysis = { key, moves: answer.moves || [] };
+      game.analysis = { key, moves: answer.moves || [], pv: Array.isArray(answer.pv) ? answer.pv : [answer.index] };
       render();
     } catch (err) {
       if (game.analysisRequest !== controller) return;
@@ -724,7 +1019,9 @@
   function readSettings() {
     const gravity = sizeSel.value.endsWith('g');
     const [rows, cols, k] = sizeSel.value.replace(/g$/, '').split('x').map(Number);
-    return { rows, cols, k, gravity, human: sideSel.value === 'O' ? 'O' : 'X' };
+    const rule = takesRule({ k, gravity }) ? ruleSel.value : 'freestyle';
+    const goban = rows * cols >= 100 && !gravity;
+    return { rows, cols, k, gravity, rule, goban, human: sideSel.value === 'O' ? 'O' : 'X' };
   }
 
   function newGame() {
@@ -733,6 +1030,7 @@
     const s = readSettings();
     const resized = s.rows !== game.rows || s.cols !== game.cols || s.k !== game.k || s.gravity !== game.gravity || buttons.length === 0;
     Object.assign(game, s);
+    ruleField.hidden = !takesRule(s);
     game.cells = new Array(s.rows * s.cols).fill(null);
     game.history = [];
     game.moves = [];
@@ -741,11 +1039,13 @@
     game.result = null;
     game.last = null;
     game.analysis = null;
+    game.forbidden = null;
     explanationEl.textContent = '';
     if (resized) buildBoard();
     if (toMove(game.cells) === game.human) {
       game.phase = 'human';
       render();
+      syncForbidden();
       refreshAnalysis();
     } else {
       aiMove(false);
@@ -760,11 +1060,13 @@
     game.moves = game.moves.slice(0, game.cells.filter((c) => c !== null).length);
     hideReview();
     game.result = null;
-    game.last = null;
+    // On a goban the mark stays on the newest stone left on the board.
+    game.last = game.goban && game.moves.length ? game.moves[game.moves.length - 1] : null;
     explanationEl.textContent = '';
     game.phase = toMove(game.cells) === game.human ? 'human' : 'ai';
     if (game.phase === 'ai') { aiMove(false); return; }
     render();
+    syncForbidden();
     refreshAnalysis();
   }
 
@@ -777,6 +1079,9 @@
   });
   sizeSel.addEventListener('change', newGame);
   sideSel.addEventListener('change', newGame);
+  ruleSel.addEventListener('change', newGame);
+  zoomBtn.addEventListener('click', toggleZoom);
+  window.addEventListener('resize', updateZoom);
   analysisBox.addEventListener('change', () => {
     if (!analysisBox.checked) { abortAnalysis(); render(); return; }
     refreshAnalysis();

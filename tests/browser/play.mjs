@@ -1,4 +1,5 @@
-// Browser tests of the game page, in headless Debian chromium, against the real release binary.
+// Browser tests of the game page, in headless Debian chromium, against the real release binary
+// (the gomoku board's own tests are in goban.mjs, run from here).
 //
 //   node tests/browser/play.mjs          (from the repo root; scripts/ci/browser-test.sh sets it all up)
 //
@@ -14,6 +15,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { gobanTests } from './goban.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = process.env.MINIMAX_BIN || path.join(ROOT, 'target', 'release', 'minimax-move');
@@ -463,7 +465,16 @@ function auditContrast() {
     const parentBg = el.parentElement ? backdrop(el.parentElement) : [255, 255, 255, 1];
     if (el.matches('select, .btn:not(.primary)')) uiPair(el, rgba(cs.borderTopColor), parentBg, 'control border');
     if (el.matches('.btn.primary')) uiPair(el, rgba(cs.backgroundColor), parentBg, 'button fill');
-    if (el.matches('#board .cell')) uiPair(el, backdrop(el), parentBg, 'cell against the grid');
+    // A goban's points are transparent: there the boundaries are the lines and the stones' edges.
+    if (el.matches('#board:not(.goban) .cell')) uiPair(el, backdrop(el), parentBg, 'cell against the grid');
+    if (el.matches('#board.goban')) uiPair(el, rgba(cs.getPropertyValue('--grid-line').trim()), backdrop(el), 'grid lines');
+    if (el.matches('#board.goban .stone')) {
+      uiPair(el, rgba(cs.borderTopColor), backdrop(el.parentElement), 'stone edge');
+      const dot = getComputedStyle(el, '::after');
+      if (dot.content !== 'none') uiPair(el, rgba(dot.backgroundColor), rgba(cs.backgroundColor), 'last-move mark');
+      const halo = /^(rgba?\([^)]*\)) 0px 0px 0px \d/.exec(cs.boxShadow);
+      if (halo) uiPair(el, rgba(halo[1]), backdrop(el.parentElement), 'winning stone ring');
+    }
     const ring = /^(rgba?\([^)]*\)|color\([^)]*\)).* inset$/.exec(cs.boxShadow);
     if (ring && el.matches('.cell.best, .cell.win')) uiPair(el, rgba(ring[1]), backdrop(el), 'cell ring');
     if (el === document.activeElement && cs.outlineStyle !== 'none' && parseFloat(cs.outlineWidth) > 0) {
@@ -1203,6 +1214,9 @@ async function main() {
     check('phone screenshot saved to artifacts/phone.png', fs.existsSync(path.join(ROOT, 'artifacts', 'phone.png')));
     await phone.close();
   }
+
+  // --- gomoku boards (15 x 15 and 20 x 20) on a desktop and a phone: see goban.mjs
+  await gobanTests({ browser, base, check, log, settle, checkContrast, watchPage, requests, STEP_MS });
 
   // --- nothing left the machine, nothing went wrong in the console
   const foreign = requests.filter((u) => {
