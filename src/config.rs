@@ -117,8 +117,8 @@ pub enum Command {
     Healthcheck,
     /// Print the OpenAPI document (YAML) and exit.
     Openapi,
-    /// Play gomoku (freestyle, boards up to 15 × 15) over the Gomocup (piskvork) protocol on
-    /// stdin and stdout, for gomoku GUIs and match managers.
+    /// Play gomoku (freestyle, standard, renju or caro; boards up to 20 × 20) over the Gomocup
+    /// (piskvork) protocol on stdin and stdout, for gomoku GUIs and match managers.
     Pbrain,
     /// Serve MCP (the Model Context Protocol) over stdin and stdout, for desktop clients.
     Mcp,

@@ -8,7 +8,10 @@ use super::BrainOptions;
 use super::clock::Timing;
 use super::command::{BoardLine, Command, CommandError, Info, Stone};
 use super::game::{Game, GameError};
-use crate::engine::{Cancel, Outcome, Position, Scoring, SuggestOptions, Value, suggest};
+use crate::engine::renju::Foul;
+use crate::engine::{
+    Analysis, Cancel, MoveScore, Outcome, Position, Rule, Scoring, Value, analyze,
+};
 
 /// Why a command is refused; its text follows `ERROR` on the answer.
 #[derive(Debug, Error)]
@@ -31,7 +34,9 @@ type Stones = Vec<(usize, usize, Stone)>;
 /// use minimax_move::gomocup::{Brain, BrainOptions};
 /// let mut brain = Brain::new(BrainOptions::default());
 /// assert_eq!(brain.handle("START 15"), vec!["OK"]);
-/// assert_eq!(brain.handle("INFO rule 4")[0], "ERROR rule 4 is not supported: this brain plays freestyle only (rule 0, five or more in a row wins)");
+/// assert!(brain.handle("INFO rule 4").is_empty(), "renju");
+/// assert!(brain.handle("INFO rule 9")[0].starts_with("ERROR rule 9 is not supported"));
+/// assert_eq!(brain.handle("YXSHOWFORBID"), vec!["FORBID ."]);
 /// assert!(brain.handle("END").is_empty());
 /// assert!(brain.is_finished());
 /// ```
@@ -45,8 +50,8 @@ pub struct Brain {
     /// Memory limit the manager gave, in bytes (0: none). Recorded only: a search uses a fixed
     /// 16 MiB table, well inside the 350 MB Gomocup gives.
     max_memory: u64,
-    /// A rule other than freestyle, once the manager asked for one: moves are refused.
-    refused_rule: Option<u64>,
+    /// The rule from `INFO rule` (freestyle until one is received).
+    rule: Rule,
     /// Raised when `END` arrives while the brain thinks: the search stops at once.
     stop: Cancel,
     finished: bool,
@@ -62,7 +67,7 @@ impl Brain {
             board_block: None,
             timing: Timing::default(),
             max_memory: 0,
-            refused_rule: None,
+            rule: Rule::Freestyle,
             stop: Cancel::new(),
             finished: false,
         }
@@ -95,6 +100,12 @@ impl Brain {
     #[must_use]
     pub const fn max_memory(&self) -> u64 {
         self.max_memory
+    }
+
+    /// The rule the brain plays, from the last accepted `INFO rule`.
+    #[must_use]
+    pub const fn rule(&self) -> Rule {
+        self.rule
     }
 
     /// Answers one line from the manager with the lines to send back: none for `INFO`, inside
@@ -156,6 +167,11 @@ impl Brain {
                 "name=\"minimax-move\", version=\"{}\", author=\"minimax-move maintainers\", country=\"-\"",
                 env!("CARGO_PKG_VERSION")
             )]),
+            Command::ShowForbid => {
+                let rule = self.rule;
+                let game = self.game_mut()?;
+                Ok(vec![forbid_line(game, game.forbidden(rule))])
+            }
             Command::End => {
                 self.finish();
                 Ok(Vec::new())
@@ -184,18 +200,10 @@ impl Brain {
             // The manager's thread allowance (c-gomoku-cli's `threads=`): the engine searches on
             // one thread, which every allowance permits.
             Info::ThreadNum(_) => {}
-            Info::Rule(rule) => {
-                self.refused_rule = (rule != 0).then_some(rule);
-                self.check_rule()?;
-            }
+            Info::Rule(rule) => self.rule = rule,
             Info::Other(_) => {}
         }
         Ok(())
-    }
-
-    fn check_rule(&self) -> Result<(), GameError> {
-        self.refused_rule
-            .map_or(Ok(()), |rule| Err(GameError::Rule(rule)))
     }
 
     fn game_mut(&mut self) -> Result<&mut Game, GameError> {
@@ -242,8 +250,7 @@ impl Brain {
     /// it the current game and answers with the message and the move. On an error the current game
     /// stays as it was.
     fn play(&mut self, mut game: Game) -> Reply {
-        self.check_rule()?;
-        let position = game.position()?;
+        let position = game.position(self.rule)?;
         let thought = think(&position, &self.timing, self.options, &self.stop);
         if self.stop.is_cancelled() {
             // Told to end while it thought: the manager no longer waits for this move.
@@ -262,8 +269,22 @@ struct Thought {
     message: String,
 }
 
-/// The one call into the engine ([`suggest`] at perfect play): the best move for `position`
-/// within the limits the clock gives, or until `stop` is raised.
+/// Yixin's answer to `YXSHOWFORBID`, as Rapfi writes it: `FORBID `, each forbidden cell as its
+/// column and row in two digits each (`0708` for 7,8), in board order, then a full stop.
+fn forbid_line(game: &Game, forbidden: Vec<(usize, Foul)>) -> String {
+    let mut line = "FORBID ".to_owned();
+    for (index, _) in forbidden {
+        let (x, y) = game.coordinates(index);
+        line.push_str(&format!("{x:02}{y:02}"));
+    }
+    line.push('.');
+    line
+}
+
+/// The one call into the engine: the best move for `position` within the limits the clock gives,
+/// or until `stop` is raised; never a move forbidden to black (see [`legal_best`]). It reads the
+/// move table of [`analyze`] (what [`suggest`](crate::engine::suggest) chooses from, and at
+/// perfect play the same move) so that a forbidden best move can be replaced rather than played.
 fn think(position: &Position, timing: &Timing, options: BrainOptions, stop: &Cancel) -> Thought {
     let started = Instant::now();
     let mut limits = timing.limits(
@@ -273,24 +294,37 @@ fn think(position: &Position, timing: &Timing, options: BrainOptions, stop: &Can
         options,
     );
     limits.cancel = stop.clone();
-    let suggestion = suggest(
-        position,
-        &SuggestOptions {
-            scoring: Scoring::Depth,
-            limits,
-            ..SuggestOptions::default()
-        },
-    );
+    let analysis = analyze(position, Scoring::Depth, &limits);
+    let chosen = legal_best(position, &analysis);
     Thought {
-        index: suggestion.chosen.index,
+        index: chosen.index,
         message: format!(
             "MESSAGE depth {} score {} nodes {} time {} ms",
-            suggestion.analysis.depth.unwrap_or(0),
-            score(suggestion.chosen.value),
-            suggestion.analysis.nodes,
+            analysis.depth.unwrap_or(0),
+            score(chosen.value),
+            analysis.nodes,
             started.elapsed().as_millis()
         ),
     }
+}
+
+/// The analysis's best move, or when it is forbidden to black under renju (a foul), the best
+/// of the move table's legal moves: the highest value, the lowest cell among equals.
+fn legal_best(position: &Position, analysis: &Analysis) -> MoveScore {
+    let best = *analysis.best_move();
+    if position.foul(best.index).is_none() {
+        return best;
+    }
+    let legal = position.legal_moves();
+    analysis
+        .moves
+        .iter()
+        .filter(|m| legal.binary_search(&m.index).is_ok())
+        .fold(None, |top: Option<MoveScore>, &m| match top {
+            Some(top) if top.value.score() >= m.value.score() => Some(top),
+            _ => Some(m),
+        })
+        .unwrap_or(best)
 }
 
 /// A move's value as the `MESSAGE` says it: `win in 3`, `loss in 4`, `draw`, or an estimate.
@@ -368,13 +402,17 @@ mod tests {
         for (command, ok) in [
             ("START 15", true),
             ("start 5", true),
+            ("START 20", true),
             ("RECTSTART 10,7", true),
             ("RECTSTART 5,1", true),
-            ("START 20", false),
+            ("RECTSTART 16,15", true),
+            ("RECTSTART 20,20", true),
+            ("START 21", false),
+            ("RECTSTART 21,20", false),
+            ("RECTSTART 20,21", false),
             ("START 4", false),
             ("START 0", false),
             ("RECTSTART 4,3", false),
-            ("RECTSTART 16,15", false),
             ("START fifteen", false),
             ("RECTSTART 10", false),
             ("START", false),
@@ -387,6 +425,26 @@ mod tests {
                 assert!(is_error(&answer), "{command} answered {answer:?}");
             }
         }
+    }
+
+    #[test]
+    fn boards_of_twenty_are_played_through_start_rectstart_and_board() {
+        for start in ["START 20", "RECTSTART 20,20"] {
+            let mut brain = Brain::new(BrainOptions::default());
+            assert_eq!(brain.handle(start), vec!["OK"], "{start}");
+            brain.handle("INFO timeout_turn 100");
+            let (x, y) = played(&brain.handle("TURN 19,19"));
+            assert!(x < 20 && y < 20 && (x, y) != (19, 19), "{start}: {x},{y}");
+        }
+        let mut brain = started(20);
+        let mut stones: Vec<(usize, usize, u8)> = (16..20).map(|x| (x, 19, 1)).collect();
+        stones.extend((15..19).map(|y| (0, y, 2)));
+        let answer = board(&mut brain, &stones);
+        assert_eq!(
+            played(&answer),
+            (15, 19),
+            "completes the five in the bottom row"
+        );
     }
 
     #[test]
@@ -572,20 +630,212 @@ mod tests {
     }
 
     #[test]
-    fn rules_other_than_freestyle_are_refused_until_freestyle_is_asked_for() {
+    fn info_rule_reads_the_bitmask_and_a_refused_one_keeps_the_rule_before() {
         let mut brain = started(15);
-        assert!(brain.handle("INFO rule 0").is_empty());
-        for rule in [1, 2, 4, 8] {
-            let answer = brain.handle(&format!("INFO rule {rule}"));
-            assert!(is_error(&answer), "rule {rule}: {answer:?}");
-            assert!(answer[0].contains("freestyle"), "{answer:?}");
+        assert_eq!(brain.rule(), Rule::Freestyle, "freestyle until told");
+        for (bitmask, rule) in [
+            (4, Rule::Renju),
+            (0, Rule::Freestyle),
+            (1, Rule::Standard),
+            (2, Rule::Freestyle),
+            (3, Rule::Standard),
+            (6, Rule::Renju),
+            (8, Rule::Caro),
+            (10, Rule::Caro),
+        ] {
+            let answer = brain.handle(&format!("INFO rule {bitmask}"));
+            assert!(answer.is_empty(), "rule {bitmask}: {answer:?}");
+            assert_eq!(brain.rule(), rule, "rule {bitmask}");
+        }
+        for bitmask in [5, 9, 12, 13, 16, 18, 32, u64::MAX] {
+            let answer = brain.handle(&format!("INFO rule {bitmask}"));
+            assert!(is_error(&answer), "rule {bitmask}: {answer:?}");
             assert!(
-                is_error(&brain.handle("BEGIN")),
-                "no move under rule {rule}"
+                answer[0].starts_with(&format!("ERROR rule {bitmask} is not supported")),
+                "{answer:?}"
+            );
+            assert_eq!(brain.rule(), Rule::Caro, "rule {bitmask} keeps caro");
+        }
+    }
+
+    #[test]
+    fn every_accepted_rule_plays_its_moves() {
+        for bitmask in [0, 1, 2, 3, 4, 6, 8, 10] {
+            let mut brain = started(15);
+            assert!(brain.handle(&format!("INFO rule {bitmask}")).is_empty());
+            let (x, y) = played(&brain.handle("TURN 7,7"));
+            assert_ne!((x, y), (7, 7), "rule {bitmask}");
+            let (x, y) = played(&brain.handle("TURN 0,14"));
+            assert_eq!(stone_at(&brain, x, y), Some(Stone::Own), "rule {bitmask}");
+            assert_eq!(game(&brain).stones(), 4, "rule {bitmask}");
+        }
+    }
+
+    /// Cells as column and row.
+    type Cells = Vec<(usize, usize)>;
+
+    /// Black's shapes on 15 × 15, one forbidden point each under renju: (3,3) a double-three,
+    /// (11,3) a double-four, (5,11) an overline; with white's stones on the two bottom rows,
+    /// fifteen each, so that black is to move.
+    fn black_with_a_foul_of_each_kind() -> (Cells, Cells) {
+        let black = vec![
+            (1, 3),
+            (2, 3),
+            (3, 1),
+            (3, 2),
+            (8, 3),
+            (9, 3),
+            (10, 3),
+            (11, 0),
+            (11, 1),
+            (11, 2),
+            (2, 11),
+            (3, 11),
+            (4, 11),
+            (6, 11),
+            (7, 11),
+        ];
+        let white = (0..15).map(|x| (x, 13 + (x + 1) % 2)).collect();
+        (black, white)
+    }
+
+    /// Rapfi's answer for [`black_with_a_foul_of_each_kind`]: the three points in board order.
+    const THREE_FOULS: &str = "FORBID 030311030511.";
+
+    #[test]
+    fn yxshowforbid_lists_the_forbidden_points_of_black_to_move_as_rapfi_does() {
+        let (black, white) = black_with_a_foul_of_each_kind();
+        let mut stones: Vec<(usize, usize, u8)> = black.iter().map(|&(x, y)| (x, y, 1)).collect();
+        stones.extend(white.iter().map(|&(x, y)| (x, y, 2)));
+        for (bitmask, expected) in [
+            (4, THREE_FOULS),
+            (6, THREE_FOULS),
+            (0, "FORBID ."),
+            (1, "FORBID ."),
+        ] {
+            let mut brain = started(15);
+            brain.handle(&format!("INFO rule {bitmask}"));
+            assert_eq!(
+                brain.handle("YXSHOWFORBID"),
+                vec!["FORBID ."],
+                "an empty board"
+            );
+            // The brain is black: it moves, and taking its move back makes it black's move again.
+            let (x, y) = played(&board(&mut brain, &stones));
+            assert_eq!(
+                brain.handle("yxshowforbid"),
+                vec!["FORBID ."],
+                "white to move"
+            );
+            assert_eq!(brain.handle(&format!("TAKEBACK {x},{y}")), vec!["OK"]);
+            assert_eq!(
+                brain.handle("YXSHOWFORBID"),
+                vec![expected],
+                "rule {bitmask}"
             );
         }
-        assert!(brain.handle("INFO rule 0").is_empty());
-        played(&brain.handle("BEGIN"));
+        // The opponent is black and to move, the brain having answered its move.
+        let mut brain = started(15);
+        brain.handle("INFO rule 4");
+        let mut game = Game::new(15, 15).unwrap();
+        for (&(bx, by), &(wx, wy)) in black.iter().zip(&white) {
+            game.place(bx, by, Stone::Opponent).unwrap();
+            game.place(wx, wy, Stone::Own).unwrap();
+        }
+        brain.game = Some(game);
+        assert_eq!(brain.handle("YXSHOWFORBID"), vec![THREE_FOULS]);
+        let answer = Brain::new(BrainOptions::default()).handle("YXSHOWFORBID");
+        assert!(
+            is_error(&answer) && answer[0].contains("START"),
+            "{answer:?}"
+        );
+    }
+
+    #[test]
+    fn under_renju_black_never_plays_its_best_looking_move_when_it_is_forbidden() {
+        // Black (the brain, to move) has two twos crossing at 7,7: there it would make two open
+        // threes, the strongest move in freestyle and a double-three under renju.
+        let mut stones = vec![(7, 5, 1), (7, 6, 1), (5, 7, 1), (6, 7, 1)];
+        stones.extend([(0, 0, 2), (14, 0, 2), (0, 14, 2), (14, 14, 2)]);
+        let mut brain = started(15);
+        assert_eq!(played(&board(&mut brain, &stones)), (7, 7), "freestyle");
+        brain.handle("INFO rule 4");
+        let answer = board(&mut brain, &stones);
+        let (x, y) = played(&answer);
+        assert_ne!((x, y), (7, 7), "{answer:?}");
+        brain.handle(&format!("TAKEBACK {x},{y}"));
+        let position = game(&brain).position(Rule::Renju).unwrap();
+        assert_eq!(
+            position.foul(game(&brain).index(7, 7).unwrap()),
+            Some(Foul::DoubleThree)
+        );
+        assert_eq!(
+            position.foul(game(&brain).index(x, y).unwrap()),
+            None,
+            "{x},{y}"
+        );
+    }
+
+    #[test]
+    fn a_forbidden_best_move_gives_way_to_the_best_legal_one_in_the_move_table() {
+        // The position of the test above, under renju: 7,7 is a double-three for black.
+        let mut game = Game::new(15, 15).unwrap();
+        for ((bx, by), (wx, wy)) in
+            [(7, 5), (7, 6), (5, 7), (6, 7)]
+                .into_iter()
+                .zip([(0, 0), (14, 0), (0, 14), (14, 14)])
+        {
+            game.place(bx, by, Stone::Own).unwrap();
+            game.place(wx, wy, Stone::Opponent).unwrap();
+        }
+        let position = game.position(Rule::Renju).unwrap();
+        let double_three = game.index(7, 7).unwrap();
+        // Two legal cells share the second-best value: the lower one is played.
+        let (above, below) = (game.index(7, 4).unwrap(), game.index(7, 8).unwrap());
+        let value = |index: usize| {
+            if index == double_three {
+                0.9
+            } else if index == above || index == below {
+                0.5
+            } else {
+                0.1
+            }
+        };
+        let moves = position
+            .empty_cells()
+            .map(|index| MoveScore {
+                index,
+                value: Value::Estimate(value(index)),
+            })
+            .collect();
+        let analysis = Analysis::from_moves(moves, 1, Some(1));
+        assert_eq!(analysis.best, double_three);
+        assert_eq!(legal_best(&position, &analysis).index, above);
+        let freestyle = game.position(Rule::Freestyle).unwrap();
+        assert_eq!(legal_best(&freestyle, &analysis).index, double_three);
+    }
+
+    #[test]
+    fn under_standard_a_six_is_no_win() {
+        let far = [(10, 0), (12, 2), (14, 4), (10, 10), (12, 12), (14, 14)];
+        let mut six: Vec<(usize, usize, u8)> = (0..6).map(|x| (x, 7, 1)).collect();
+        six.extend(far.iter().map(|&(x, y)| (x, y, 2)));
+        let mut brain = started(15);
+        let answer = board(&mut brain, &six);
+        assert!(answer[0].contains("I have five"), "freestyle: {answer:?}");
+        brain.handle("INFO rule 1");
+        played(&board(&mut brain, &six));
+
+        // Four and one with a gap: filling it makes six, which wins only in freestyle.
+        let mut gap: Vec<(usize, usize, u8)> = [0, 1, 2, 3, 5].map(|x| (x, 7, 1)).to_vec();
+        gap.extend(far[..5].iter().map(|&(x, y)| (x, y, 2)));
+        let mut brain = started(15);
+        let answer = board(&mut brain, &gap);
+        assert_eq!(played(&answer), (4, 7));
+        assert!(answer[0].contains("win in 1"), "freestyle: {answer:?}");
+        brain.handle("INFO rule 1");
+        let answer = board(&mut brain, &gap);
+        assert!(!answer[0].contains("win in 1"), "standard: {answer:?}");
     }
 
     #[test]

@@ -4,6 +4,8 @@ use std::num::IntErrorKind;
 
 use thiserror::Error;
 
+use crate::engine::Rule;
+
 /// Whose stone is on a cell, as the manager says it: the brain's own or the opponent's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stone {
@@ -64,6 +66,9 @@ pub enum Command {
     },
     /// `ABOUT`: the brain's name and version.
     About,
+    /// `YXSHOWFORBID` (Yixin's and Rapfi's extension): the cells black may not play, if black is
+    /// to move under renju.
+    ShowForbid,
     /// `END`: the brain stops at once, answering nothing.
     End,
     /// Any other command, answered with `UNKNOWN`.
@@ -83,8 +88,8 @@ pub enum Info {
     MaxMemory(u64),
     /// `thread_num`: the threads the brain may use.
     ThreadNum(u64),
-    /// `rule`: the protocol's bitmask; 0 is freestyle, the only rule this brain plays.
-    Rule(u64),
+    /// `rule`: the protocol's bitmask, read as a rule (see [`Info::rule`]).
+    Rule(Rule),
     /// A key the brain has no use for (`game_type`, `folder`, `evaluate`...): ignored.
     Other(String),
 }
@@ -157,10 +162,18 @@ pub enum CommandError {
         /// The line.
         line: String,
     },
-    /// Field 3 of `BOARD`, a stone of continuous games (renju-style renewals), which freestyle
-    /// does not have.
-    #[error("continuous games (field 3) are not supported: freestyle ends at the first five")]
+    /// Field 3 of `BOARD`, a stone of continuous games (renju-style renewals), which a single
+    /// game does not have.
+    #[error("continuous games (field 3) are not supported: a game ends at its first win")]
     ContinuousGame,
+    /// An `INFO rule` bitmask the engine does not play.
+    #[error(
+        "rule {rule} is not supported: INFO rule takes 0 (freestyle), 1 (exactly five), 4 (renju) or 8 (caro), each with or without 2 (continuous game)"
+    )]
+    UnsupportedRule {
+        /// The bitmask received.
+        rule: u64,
+    },
     /// A line longer than the brain reads (see [`MAX_LINE_BYTES`](super::MAX_LINE_BYTES)).
     #[error("a line longer than {limit} bytes was ignored: no command is that long")]
     LineTooLong {
@@ -201,6 +214,7 @@ impl Command {
                 Self::Takeback { x, y }
             }
             "ABOUT" => Self::About,
+            "YXSHOWFORBID" => Self::ShowForbid,
             "END" => Self::End,
             _ => Self::Unknown(name.to_owned()),
         };
@@ -209,6 +223,34 @@ impl Command {
 }
 
 impl Info {
+    /// The rule an `INFO rule` bitmask asks for, as Piskvork sends it: 1 exactly five
+    /// ([`Rule::Standard`]), 2 continuous game (accepted: it changes nothing within one game),
+    /// 4 renju, 8 caro (five or more, except exactly five blocked at both ends: Piskvork's caro
+    /// with overlines); 0 is freestyle.
+    ///
+    /// ```
+    /// use minimax_move::engine::Rule;
+    /// use minimax_move::gomocup::Info;
+    ///
+    /// assert_eq!(Info::rule(0), Ok(Rule::Freestyle));
+    /// assert_eq!(Info::rule(6), Ok(Rule::Renju), "renju in a continuous game");
+    /// assert!(Info::rule(9).is_err(), "caro with exactly five is not played");
+    /// ```
+    ///
+    /// # Errors
+    /// [`CommandError::UnsupportedRule`] for a bitmask with an unknown bit or with more than one
+    /// of 1, 4 and 8 (5 and 12, or 9, Piskvork's exact-five caro).
+    pub const fn rule(bitmask: u64) -> Result<Rule, CommandError> {
+        const CONTINUOUS: u64 = 2;
+        match bitmask & !CONTINUOUS {
+            0 => Ok(Rule::Freestyle),
+            1 => Ok(Rule::Standard),
+            4 => Ok(Rule::Renju),
+            8 => Ok(Rule::Caro),
+            _ => Err(CommandError::UnsupportedRule { rule: bitmask }),
+        }
+    }
+
     /// The setting in `INFO`'s arguments, `key value`.
     fn parse(arguments: &str) -> Result<Self, CommandError> {
         let (key, value) = arguments
@@ -226,7 +268,7 @@ impl Info {
             "time_left" => Self::TimeLeft(number()?),
             "max_memory" => Self::MaxMemory(number()?),
             "thread_num" => Self::ThreadNum(number()?),
-            "rule" => Self::Rule(number()?),
+            "rule" => Self::Rule(Self::rule(number()?)?),
             _ => Self::Other(key.to_owned()),
         })
     }
@@ -323,7 +365,9 @@ mod tests {
             ("TAKEBACK 0,14", Command::Takeback { x: 0, y: 14 }),
             ("about", Command::About),
             ("End", Command::End),
-            ("INFO rule 0", Command::Info(Info::Rule(0))),
+            ("INFO rule 0", Command::Info(Info::Rule(Rule::Freestyle))),
+            ("INFO rule 6", Command::Info(Info::Rule(Rule::Renju))),
+            ("yxshowforbid", Command::ShowForbid),
             ("INFO THREAD_NUM 4", Command::Info(Info::ThreadNum(4))),
             (
                 "INFO folder /tmp/brain dir",

@@ -4,7 +4,8 @@ use thiserror::Error;
 
 use super::WIN_LENGTH;
 use super::command::Stone;
-use crate::engine::{Geometry, GeometryError, Player, Position, PositionError};
+use crate::engine::renju::{Foul, forbidden_points};
+use crate::engine::{Geometry, GeometryError, Player, Position, PositionError, Rule};
 
 /// A command the game cannot take; its text is the `ERROR` line's.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -44,11 +45,6 @@ pub enum GameError {
     /// No empty cell is left.
     #[error("the game is over: the board is full")]
     BoardFull,
-    /// A rule other than freestyle was asked for.
-    #[error(
-        "rule {0} is not supported: this brain plays freestyle only (rule 0, five or more in a row wins)"
-    )]
-    Rule(u64),
     /// Any other position the engine refuses.
     #[error(transparent)]
     Position(#[from] PositionError),
@@ -63,6 +59,9 @@ pub struct Game {
     width: usize,
     height: usize,
     cells: Vec<Option<Stone>>,
+    /// Whose move it is as far as the commands tell: the opponent's after the brain plays, the
+    /// owner's of a stone taken back. Only equal counts need it (see [`Game::forbidden`]).
+    next: Stone,
 }
 
 impl Game {
@@ -77,6 +76,7 @@ impl Game {
             width,
             height,
             cells: vec![None; width * height],
+            next: Stone::Own,
         })
     }
 
@@ -86,6 +86,7 @@ impl Game {
             width: self.width,
             height: self.height,
             cells: vec![None; self.cells.len()],
+            next: Stone::Own,
         }
     }
 
@@ -121,6 +122,10 @@ impl Game {
             return Err(GameError::Taken { x, y });
         }
         self.cells[index] = Some(stone);
+        self.next = match stone {
+            Stone::Own => Stone::Opponent,
+            Stone::Opponent => Stone::Own,
+        };
         Ok(())
     }
 
@@ -128,7 +133,10 @@ impl Game {
     pub fn take_back(&mut self, x: usize, y: usize) -> Result<(), GameError> {
         let index = self.index(x, y)?;
         match self.cells[index].take() {
-            Some(_) => Ok(()),
+            Some(stone) => {
+                self.next = stone;
+                Ok(())
+            }
             None => Err(GameError::NothingToTakeBack { x, y }),
         }
     }
@@ -138,6 +146,7 @@ impl Game {
     pub fn play_own(&mut self, index: usize) -> (usize, usize) {
         debug_assert!(self.cells[index].is_none(), "the engine plays empty cells");
         self.cells[index] = Some(Stone::Own);
+        self.next = Stone::Opponent;
         self.coordinates(index)
     }
 
@@ -147,11 +156,42 @@ impl Game {
         self.cells.iter().flatten().count()
     }
 
-    /// The engine's position with the brain to move: the brain is X when the counts are equal and
-    /// O when the opponent has one stone more; any other count is an impossible position.
-    pub fn position(&self) -> Result<Position, GameError> {
+    /// The stones of the brain and of the opponent.
+    fn counts(&self) -> (usize, usize) {
         let count = |stone| self.cells.iter().filter(|&&c| c == Some(stone)).count();
-        let (own, opponent) = (count(Stone::Own), count(Stone::Opponent));
+        (count(Stone::Own), count(Stone::Opponent))
+    }
+
+    /// The cells black may not play under `rule`, with why, in board order (row by row): empty
+    /// unless the rule is renju and black is to move. Black moves first, so black is to move when
+    /// the counts are equal, and black is then the side whose move it is: the opponent once the
+    /// brain has answered, the owner of a stone just taken back.
+    pub fn forbidden(&self, rule: Rule) -> Vec<(usize, Foul)> {
+        let (own, opponent) = self.counts();
+        if rule != Rule::Renju || own != opponent {
+            return Vec::new();
+        }
+        let cells: Vec<Option<Player>> = self
+            .cells
+            .iter()
+            .map(|cell| {
+                cell.map(|stone| {
+                    if stone == self.next {
+                        Player::X
+                    } else {
+                        Player::O
+                    }
+                })
+            })
+            .collect();
+        forbidden_points(self.height, self.width, &cells, Player::X)
+    }
+
+    /// The engine's position under `rule` with the brain to move: the brain is X when the counts
+    /// are equal (black under renju, which moves first) and O when the opponent has one stone
+    /// more; any other count is an impossible position.
+    pub fn position(&self, rule: Rule) -> Result<Position, GameError> {
+        let (own, opponent) = self.counts();
         let me = if own == opponent {
             Player::X
         } else if opponent == own + 1 {
@@ -159,7 +199,8 @@ impl Game {
         } else {
             return Err(GameError::NotMyMove { own, opponent });
         };
-        let geometry = Geometry::new(self.height as u64, self.width as u64, WIN_LENGTH as u64)?;
+        let geometry = Geometry::new(self.height as u64, self.width as u64, WIN_LENGTH as u64)?
+            .with_rule(rule)?;
         let cells = self
             .cells
             .iter()

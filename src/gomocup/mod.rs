@@ -3,9 +3,13 @@
 //!
 //! The protocol is line based: the manager sends a command, the brain answers with one line (or
 //! none, for `INFO`). Coordinates are `x,y` with `x` the column and `y` the row, from the top-left
-//! corner. The brain plays freestyle gomoku: five or more in a row wins (`INFO rule 0`); any other
-//! rule is refused with `ERROR`. Boards are `START n` squares or `RECTSTART width,height`
-//! rectangles up to 15 on a side (the engine's limit), at least 5 on the longer side.
+//! corner. The brain plays gomoku under the rule of `INFO rule`, the protocol's bitmask (see
+//! [`Info::rule`]): freestyle (0, the default), exactly five (1), renju (4) or caro (8), each
+//! with or without 2 (continuous game); other values are refused with `ERROR` and the rule
+//! stays. Under renju the brain never plays a move forbidden to black, and Yixin's
+//! `YXSHOWFORBID` lists black's forbidden points as Rapfi does. Boards are `START n` squares or
+//! `RECTSTART width,height` rectangles up to 20 on a side (the engine's limit for five in a row),
+//! at least 5 on the longer side.
 //!
 //! Every move is preceded by a `MESSAGE` line with the search depth and score, which managers
 //! record and GUIs show. Anything wrong (an unknown size, a stone on a taken cell, a position that
@@ -32,7 +36,7 @@
 //!
 //! [`Command`] (and [`BoardLine`] inside `BOARD`) is a line parsed, with a [`CommandError`] for a
 //! line that is not one; [`Brain`] holds the game and answers commands, calling
-//! [`engine::suggest`](crate::engine::suggest) for its moves; [`Timing`] turns the manager's clock
+//! [`engine::analyze`](crate::engine::analyze) for its moves; [`Timing`] turns the manager's clock
 //! into search limits; [`run`] is the loop that reads lines and writes answers.
 //!
 //! ```
@@ -63,7 +67,7 @@ pub use io::{MAX_LINE_BYTES, run};
 
 use crate::engine::WORK_PER_MS_TIMES_CELLS;
 
-/// Stones in a row that win: freestyle gomoku, five or more (a longer row contains a five).
+/// Stones in a row that win: five, under every rule (which says whether an overline counts).
 pub const WIN_LENGTH: usize = 5;
 
 /// How the brain turns time into search work.

@@ -155,11 +155,120 @@ fn plays_a_game_over_the_gomocup_protocol_and_ends_on_end() {
     );
     assert!(messages[0].contains("win in 1"), "{messages:?}");
 
-    brain.send("INFO rule 4");
-    assert!(brain.read_line().starts_with("ERROR rule 4"));
+    brain.send("INFO rule 9");
+    assert!(brain.read_line().starts_with("ERROR rule 9"));
     brain.send("END");
     let status = brain.child.wait().expect("the brain exits");
     assert!(status.success(), "exit status {status}");
+}
+
+/// Black's shapes on 15 × 15 with one forbidden point each under renju (a double-three at 3,3, a
+/// double-four at 11,3, an overline at 5,11), as a `BOARD` block with the brain black (field 1)
+/// and white's fifteen stones on the two bottom rows: black is to move.
+fn board_with_a_foul_of_each_kind() -> Vec<String> {
+    let black = [
+        (1, 3),
+        (2, 3),
+        (3, 1),
+        (3, 2),
+        (8, 3),
+        (9, 3),
+        (10, 3),
+        (11, 0),
+        (11, 1),
+        (11, 2),
+        (2, 11),
+        (3, 11),
+        (4, 11),
+        (6, 11),
+        (7, 11),
+    ];
+    let white = (0..15).map(|x| (x, 13 + (x + 1) % 2));
+    let black = black.into_iter().map(|(x, y)| format!("{x},{y},1"));
+    black
+        .chain(white.map(|(x, y)| format!("{x},{y},2")))
+        .collect()
+}
+
+#[test]
+fn info_rule_takes_the_protocol_bitmask_and_yxshowforbid_answers_as_rapfi() {
+    let mut brain = Brain::start();
+    brain.send("START 15");
+    assert_eq!(brain.read_line(), "OK");
+    brain.send("INFO timeout_turn 200");
+    // An accepted rule gets no answer: the next line is the answer to YXSHOWFORBID.
+    for rule in [0, 1, 2, 3, 6, 8, 10, 4] {
+        brain.send(&format!("INFO rule {rule}"));
+        brain.send("YXSHOWFORBID");
+        assert_eq!(
+            brain.read_line(),
+            "FORBID .",
+            "rule {rule} on an empty board"
+        );
+    }
+
+    brain.send("BOARD");
+    for stone in board_with_a_foul_of_each_kind() {
+        brain.send(&stone);
+    }
+    brain.send("DONE");
+    let (_, (x, y)) = brain.read_move();
+    assert!(
+        ![(3, 3), (11, 3), (5, 11)].contains(&(x, y)),
+        "black plays no forbidden point: {x},{y}"
+    );
+    brain.send(&format!("TAKEBACK {x},{y}"));
+    assert_eq!(brain.read_line(), "OK");
+    brain.send("YXSHOWFORBID");
+    assert_eq!(brain.read_line(), "FORBID 030311030511.");
+
+    for rule in [5, 9, 12, 16] {
+        brain.send(&format!("INFO rule {rule}"));
+        let answer = brain.read_line();
+        assert!(
+            answer.starts_with(&format!("ERROR rule {rule} is not supported")),
+            "{answer}"
+        );
+        brain.send("yxshowforbid");
+        assert_eq!(
+            brain.read_line(),
+            "FORBID 030311030511.",
+            "rule {rule} refused: still renju"
+        );
+    }
+    brain.send("INFO rule 0");
+    brain.send("YXSHOWFORBID");
+    assert_eq!(brain.read_line(), "FORBID .", "freestyle forbids nothing");
+    brain.send("END");
+    assert_eq!(brain.exits_with_input_open(Duration::from_secs(20)), "");
+}
+
+#[test]
+fn plays_on_twenty_by_twenty_boards() {
+    for start in ["START 20", "RECTSTART 20,20"] {
+        let mut brain = Brain::start();
+        brain.send(start);
+        assert_eq!(brain.read_line(), "OK", "{start}");
+        brain.send("INFO timeout_turn 300");
+        brain.send("TURN 19,0");
+        let (_, (x, y)) = brain.read_move();
+        assert!(x < 20 && y < 20 && (x, y) != (19, 0), "{start}: {x},{y}");
+
+        // The opponent (2) has four against the bottom corner; the brain blocks the five.
+        brain.send("BOARD");
+        for stone in [
+            "19,16,2", "19,17,2", "19,18,2", "19,19,2", "0,0,1", "10,10,1", "0,19,1",
+        ] {
+            brain.send(stone);
+        }
+        brain.send("DONE");
+        let (_, block) = brain.read_move();
+        assert_eq!(block, (19, 15), "{start}");
+        brain.send("START 21");
+        assert!(brain.read_line().starts_with("ERROR "), "{start}");
+        brain.send("END");
+        assert_eq!(brain.exits_with_input_open(Duration::from_secs(20)), "");
+    }
 }
 
 #[test]
