@@ -81,7 +81,8 @@ pub fn immediate_wins(geometry: Geometry, cells: &[Option<Player>], player: Play
         let mut after = cells.to_vec();
         wins.retain(|&i| {
             after[i] = Some(player);
-            let won = super::game_result(geometry, &after).is_some_and(|r| r.winner == Some(player));
+            let won =
+                super::game_result(geometry, &after).is_some_and(|r| r.winner == Some(player));
             after[i] = None;
             won
         });

@@ -4,8 +4,7 @@
 //! overline (standard) or doubly blocked five (caro) as a win.
 
 use minimax_move::engine::{
-    Geometry, Outcome, Player, Position, Rule, SearchLimits, SuggestOptions,
-    game_result, suggest,
+    Geometry, Outcome, Player, Position, Rule, SearchLimits, SuggestOptions, game_result, suggest,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -64,8 +63,8 @@ fn plain_winner(side: usize, cells: &[Option<Player>], rule: Rule) -> Option<Pla
                     length += 1;
                 }
                 let opponent = Some(Some(player.opponent()));
-                let blocked_both =
-                    at(r - dr, c - dc) == opponent && at(r + dr * length, c + dc * length) == opponent;
+                let blocked_both = at(r - dr, c - dc) == opponent
+                    && at(r + dr * length, c + dc * length) == opponent;
                 let wins = match rule {
                     Rule::Freestyle => length >= 5,
                     Rule::Standard => length == 5,
@@ -91,7 +90,11 @@ fn win_detection_follows_each_rule_on_random_boards() {
         let mut cells = vec![None; SIDE * SIDE];
         for _ in 0..rng.random_range(10..60) {
             let (r, c) = (rng.random_range(3..11), rng.random_range(3..11));
-            cells[r * SIDE + c] = Some(if rng.random_bool(0.7) { Player::X } else { Player::O });
+            cells[r * SIDE + c] = Some(if rng.random_bool(0.7) {
+                Player::X
+            } else {
+                Player::O
+            });
         }
         for (i, rule) in Rule::ALL.into_iter().enumerate() {
             let expected = plain_winner(SIDE, &cells, rule);
@@ -110,7 +113,10 @@ fn win_detection_follows_each_rule_on_random_boards() {
     }
     // The sample holds wins under every rule, and rules that differ decide differently.
     assert!(decided.iter().all(|&n| n > 100), "{decided:?}");
-    assert!(decided[1] < decided[0] && decided[3] < decided[0], "{decided:?}");
+    assert!(
+        decided[1] < decided[0] && decided[3] < decided[0],
+        "{decided:?}"
+    );
 }
 
 #[test]
@@ -161,7 +167,11 @@ fn caro_counts_no_win_in_a_five_blocked_at_both_ends() {
     for (rule, wins) in [(Rule::Freestyle, true), (Rule::Caro, false)] {
         let position = Position::new(geometry(SIDE, rule), cells.clone(), None).unwrap();
         let analysis = suggest(&position, &budget(50_000)).analysis;
-        let gap = analysis.moves.iter().find(|m| m.index == cell(7, 6)).unwrap();
+        let gap = analysis
+            .moves
+            .iter()
+            .find(|m| m.index == cell(7, 6))
+            .unwrap();
         let won = gap.value.outcome() == Some(Outcome::Win) && gap.value.plies() == Some(1);
         assert_eq!(won, wins, "{rule}: {:?}", gap.value);
     }
@@ -203,7 +213,11 @@ fn renju_positions(count: usize, seed: u64) -> Vec<Position> {
         while placed < 2 * stones {
             let (r, c) = (rng.random_range(4..11), rng.random_range(4..11));
             if cells[cell(r, c)].is_none() {
-                cells[cell(r, c)] = Some(if placed % 2 == 0 { Player::X } else { Player::O });
+                cells[cell(r, c)] = Some(if placed % 2 == 0 {
+                    Player::X
+                } else {
+                    Player::O
+                });
                 placed += 1;
             }
         }
@@ -228,7 +242,11 @@ fn the_search_never_suggests_a_forbidden_move_to_black() {
             suggestion.chosen.index
         );
         for m in &suggestion.analysis.moves {
-            assert!(!forbidden.contains(&m.index), "position {i}: {} in the table", m.index);
+            assert!(
+                !forbidden.contains(&m.index),
+                "position {i}: {} in the table",
+                m.index
+            );
         }
         assert_eq!(
             suggestion.analysis.moves.len(),
@@ -247,7 +265,10 @@ fn twenty_by_twenty_boards_are_searched_under_every_rule() {
         let position = Position::new(geometry(20, rule), cells, None).unwrap();
         assert_eq!(position.to_move(), Player::O);
         let suggestion = suggest(&position, &budget(30_000));
-        assert!(position.cells()[suggestion.chosen.index].is_none(), "{rule}");
+        assert!(
+            position.cells()[suggestion.chosen.index].is_none(),
+            "{rule}"
+        );
         assert_eq!(suggestion.analysis.moves.len(), 400 - 5, "{rule}");
     }
     // A four in the corner of 20 × 20: the block is found.

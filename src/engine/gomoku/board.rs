@@ -272,7 +272,14 @@ impl Board {
             })
             .collect();
         let g = self.geometry;
-        renju::foul(g.rows(), g.cols(), &cells, Player::X, self.layout.unpadded(at)).is_some()
+        renju::foul(
+            g.rows(),
+            g.cols(),
+            &cells,
+            Player::X,
+            self.layout.unpadded(at),
+        )
+        .is_some()
     }
 
     /// Whether `side` has an empty cell where it makes exactly `threat` and may play. Under renju
@@ -299,7 +306,9 @@ impl Board {
                 (1..6)
                     .take_while(|&j| {
                         let other = at as isize + sign * j * step;
-                        self.cells.get(other as usize).is_some_and(|c| c.stone == BLACK)
+                        self.cells
+                            .get(other as usize)
+                            .is_some_and(|c| c.stone == BLACK)
                     })
                     .count()
             };

@@ -177,7 +177,11 @@ impl PatternTable {
                     };
                 }
                 line[reach] = LINE_OWN;
-                let shape = Shape { k, five, centre: reach };
+                let shape = Shape {
+                    k,
+                    five,
+                    centre: reach,
+                };
                 entry[side] = shape.level(&mut line, &mut memo);
             }
         }
@@ -213,9 +217,7 @@ impl Shape {
                 if self.five.exact && (before == Some(LINE_OWN) || after == Some(LINE_OWN)) {
                     return false;
                 }
-                !(self.five.caro
-                    && before == Some(LINE_OPPONENT)
-                    && after == Some(LINE_OPPONENT))
+                !(self.five.caro && before == Some(LINE_OPPONENT) && after == Some(LINE_OPPONENT))
             })
     }
 
@@ -341,19 +343,38 @@ mod tests {
         assert_eq!(pattern(Rule::Caro, six, black), Pattern::Five);
         assert_ne!(pattern(Rule::Standard, six, black), Pattern::Five);
         assert_ne!(pattern(Rule::Renju, six, black), Pattern::Five);
-        assert_eq!(pattern(Rule::Renju, "....ooooo*.....", white), Pattern::Five);
-        assert_ne!(pattern(Rule::Standard, "....ooooo*.....", white), Pattern::Five);
+        assert_eq!(
+            pattern(Rule::Renju, "....ooooo*.....", white),
+            Pattern::Five
+        );
+        assert_ne!(
+            pattern(Rule::Standard, "....ooooo*.....", white),
+            Pattern::Five
+        );
         // Exactly five is a five under every rule.
         for rule in Rule::ALL {
-            assert_eq!(pattern(rule, ".....xxxx*.....", black), Pattern::Five, "{rule}");
+            assert_eq!(
+                pattern(rule, ".....xxxx*.....", black),
+                Pattern::Five,
+                "{rule}"
+            );
         }
         // A four whose completing cell would make six is no four under standard.
-        assert_eq!(pattern(Rule::Standard, "...x.xxx*......", black), Pattern::Block4);
-        assert_eq!(pattern(Rule::Freestyle, "...x.xxx*......", black), Pattern::Flex4);
+        assert_eq!(
+            pattern(Rule::Standard, "...x.xxx*......", black),
+            Pattern::Block4
+        );
+        assert_eq!(
+            pattern(Rule::Freestyle, "...x.xxx*......", black),
+            Pattern::Flex4
+        );
         // Caro: five blocked at both ends by the opponent is no five; the edge does not block.
         assert_ne!(pattern(Rule::Caro, "....oxxxx*o....", black), Pattern::Five);
         assert_eq!(pattern(Rule::Caro, "....#xxxx*o....", black), Pattern::Five);
-        assert_eq!(pattern(Rule::Standard, "....oxxxx*o....", black), Pattern::Five);
+        assert_eq!(
+            pattern(Rule::Standard, "....oxxxx*o....", black),
+            Pattern::Five
+        );
         // A caro four that can only complete into a doubly blocked five is no four.
         assert_eq!(pattern(Rule::Caro, "....oxxx*.o....", black), Pattern::None);
     }

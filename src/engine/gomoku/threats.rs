@@ -133,53 +133,14 @@ impl Vcf {
             self.buffers.resize_with(depth + 1, Vec::new);
         }
         let mut moves = std::mem::take(&mut self.buffers[depth]);
-        moves.clear();
-        if board.has_five(other) {
-            // The defender threatens to complete a line: only a block that is also a four.
-            if board.count(other, Threat::Five) == 1 {
-                let block = board.five_cell(other).expect("counted");
-                if board.threat(block, side).is_four() && !board.is_forbidden(block, side) {
-                    moves.push((0, block));
-                }
-            }
-        } else {
-            moves.extend(
-                board
-                    .fours(side)
-                    .filter(|&at| !board.is_forbidden(at, side))
-                    .map(|at| (-(board.value(at, side)), at)),
-            );
-            moves.sort_unstable();
-        }
+        fours(board, side, &mut moves);
         let mut result = Found::None;
         for &(_, at) in &moves {
             board.play(at, side);
             let reply = board.five_cell(side).expect("a four has a completing cell");
-            // Two completing cells, or (renju) one that black may not block.
-            let double = (board.count(side, Threat::Five) >= 2 || board.is_forbidden(reply, other))
-                && !board.has_five(other);
-            if double && board.count(side, Threat::Five) == 1 {
-                // The defender cannot block: it plays elsewhere, and the attacker completes.
-                let elsewhere = any_other_move(board, other, reply);
-                line.push(reply);
-                line.push(elsewhere.unwrap_or(reply));
-                line.push(at);
-                board.undo(at, side);
-                result = Found::Win;
-                break;
-            }
-            if double {
-                line.push(reply);
-                line.push(reply);
-                line.push(at);
-                // The defender blocks one completing cell; the other wins. Record a real line:
-                // the block on `reply`, then another completing cell.
-                let second = board
-                    .fives(side)
-                    .find(|&c| c != reply)
-                    .expect("two completing cells");
-                let n = line.len();
-                line[n - 3] = second;
+            if let Some((defence, five)) = unstoppable(board, side, reply) {
+                // Pushed in reverse: the attacker's four, the defender's move, the five.
+                line.extend([five, defence, at]);
                 board.undo(at, side);
                 result = Found::Win;
                 break;
@@ -406,6 +367,51 @@ impl Vct {
         }
         true
     }
+}
+
+/// Fills `moves` with the attacker's fours, best first: against the defender's one completing
+/// cell only a block that is also a four, and under renju none that black may not play.
+fn fours(board: &Board, side: Side, moves: &mut Vec<(i32, usize)>) {
+    moves.clear();
+    let other = side.opponent();
+    if board.has_five(other) {
+        if board.count(other, Threat::Five) == 1 {
+            let block = board.five_cell(other).expect("counted");
+            if board.threat(block, side).is_four() && !board.is_forbidden(block, side) {
+                moves.push((0, block));
+            }
+        }
+    } else {
+        moves.extend(
+            board
+                .fours(side)
+                .filter(|&at| !board.is_forbidden(at, side))
+                .map(|at| (-(board.value(at, side)), at)),
+        );
+        moves.sort_unstable();
+    }
+}
+
+/// After the attacker's four, whose completing cell is `reply`: when the defender cannot stop
+/// it (two completing cells, or under renju one that black may not take) and has no five of its
+/// own, the rest of the line: the defender's move and the attacker's five.
+fn unstoppable(board: &Board, side: Side, reply: usize) -> Option<(usize, usize)> {
+    let other = side.opponent();
+    if board.has_five(other) {
+        return None;
+    }
+    if board.count(side, Threat::Five) >= 2 {
+        // The defender blocks one completing cell; another wins.
+        let second = board
+            .fives(side)
+            .find(|&c| c != reply)
+            .expect("two completing cells");
+        return Some((reply, second));
+    }
+    // Renju: black may not block; it plays elsewhere and the attacker completes.
+    board
+        .is_forbidden(reply, other)
+        .then(|| (any_other_move(board, other, reply).unwrap_or(reply), reply))
 }
 
 /// A cell other than `not` that `side` may play (for a line where it has no move that holds).
