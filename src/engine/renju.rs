@@ -1,4 +1,5 @@
-//! Renju's forbidden moves for black, as the RIF rules define them.
+//! Renju's forbidden moves for black, as the RIF rules define them and as the Gomocup
+//! tournament referee (Piskvork) applies them.
 //!
 //! Black (the side that moves first) may not make an overline (six or more in a row), a
 //! double-four (two or more fours at once, two on one line included) or a double-three (two or
@@ -6,14 +7,34 @@
 //!
 //! - A **five** is exactly five black stones in a row.
 //! - A **four** is a set of four black stones on a line that one more stone turns into a five.
-//!   `.XXXX.` (a *straight four*) is one four with two such stones; `X.XXX.X` and `XX.XX.XX` are
-//!   two fours on one line.
+//!   `.XXXX.` (a *straight four*: an unbroken four that two different stones turn into a five)
+//!   is one four; `X.XXX.X`, `XX.XX.XX` and `XXX.X.XXX` are two fours on one line when the move
+//!   is one of the stones that both share. Four stones whose only completion would make six in a
+//!   row (`OXXXX.X`) are no four.
 //! - A **three** is a set of three black stones on a line that one more stone turns into a
-//!   straight four, where that stone is itself allowed: whether it is depends on the fours and
-//!   threes it makes in turn, so the test recurses. A line counts one three at most.
+//!   straight four, where that stone is itself allowed and makes no five anywhere (the RIF text:
+//!   "without at the same time a five in a row is made"). Whether the stone is allowed depends on
+//!   the fours and threes it makes in turn, so the test recurses. A line counts one three at
+//!   most: `..XXX..` is one three with two stones that make it a straight four.
 //!
-//! Only the shapes that the move itself is part of count: a four or three elsewhere on the board
-//! is not the move's.
+//! The cases that need a decision, each decided as the referee decides it (its `checkforbid` in
+//! `source/renju.cpp`; `scripts/renju-referee-diff.sh` compares the two on random positions):
+//!
+//! - Only the shapes that the move itself is part of count: a four or three elsewhere on the
+//!   board is not the move's.
+//! - A five wins first: a move that makes exactly five in one direction is allowed even if it
+//!   makes an overline, two fours or two threes in the others.
+//! - When a move makes several forbidden shapes, the one reported is, in this order: a
+//!   double-four, then a double-three, then an overline. Six in a row and two fours through the
+//!   same move are a [`Foul::DoubleFour`]; six in a row and two threes a [`Foul::DoubleThree`].
+//! - A four and a three at once (4-3) is allowed; two fours and a three is a double-four, a four
+//!   and two threes a double-three.
+//! - A three whose every straight-four stone would also complete a five (because black already
+//!   has a four through that cell) is no three, so with one other three the move is allowed.
+//! - A three whose every straight-four stone is itself forbidden (an overline, a double-four or a
+//!   double-three, with the move on the board) is no three.
+//! - The edge of the board ends a line as a white stone does: `|XXX..` is no three, `|XXXX.` is
+//!   a four and no straight four.
 //!
 //! ```
 //! use minimax_move::engine::{Player, renju::{Foul, foul}};
@@ -112,6 +133,16 @@ pub fn forbidden_points(
         .collect()
 }
 
+/// What a black stone makes where it has just been placed.
+enum Verdict {
+    /// Exactly five in a row: a win, whatever else the stone makes.
+    Five,
+    /// A forbidden shape and no five.
+    Forbidden(Foul),
+    /// Neither.
+    Allowed,
+}
+
 /// A board that the tests change and restore as they try stones.
 struct Grid {
     rows: usize,
@@ -156,29 +187,36 @@ impl Grid {
     /// Whether black playing the empty `index` is forbidden.
     fn foul_of(&mut self, index: usize) -> Option<Foul> {
         self.cells[index] = Some(self.black);
-        let why = self.foul_placed(index);
+        let verdict = self.verdict(index);
         self.cells[index] = None;
-        why
+        match verdict {
+            Verdict::Forbidden(why) => Some(why),
+            Verdict::Five | Verdict::Allowed => None,
+        }
     }
 
-    /// Whether the black stone just placed at `index` made a forbidden shape.
-    fn foul_placed(&mut self, index: usize) -> Option<Foul> {
+    /// What the black stone just placed at `index` made, the shapes taken in the order the
+    /// module doc gives: a five first, then two fours, two threes, an overline.
+    fn verdict(&mut self, index: usize) -> Verdict {
         let lengths = DIRECTIONS.map(|d| self.run_length(index, d));
         if lengths.contains(&5) {
-            return None;
-        }
-        if lengths.iter().any(|&length| length > 5) {
-            return Some(Foul::Overline);
+            return Verdict::Five;
         }
         let fours: usize = DIRECTIONS.iter().map(|&d| self.fours(index, d)).sum();
         if fours >= 2 {
-            return Some(Foul::DoubleFour);
+            return Verdict::Forbidden(Foul::DoubleFour);
         }
-        let threes = DIRECTIONS
-            .iter()
-            .filter(|&&d| self.is_three(index, d))
-            .count();
-        (threes >= 2).then_some(Foul::DoubleThree)
+        let mut threes = 0;
+        for direction in DIRECTIONS {
+            threes += usize::from(self.is_three(index, direction));
+            if threes == 2 {
+                return Verdict::Forbidden(Foul::DoubleThree);
+            }
+        }
+        if lengths.iter().any(|&length| length > 5) {
+            return Verdict::Forbidden(Foul::Overline);
+        }
+        Verdict::Allowed
     }
 
     /// The empty cells along `direction`, within four steps of `index`, that a black stone would
@@ -214,7 +252,7 @@ impl Grid {
     }
 
     /// Whether a three through `index` lies along `direction`: an empty cell there whose black
-    /// stone makes a straight four through `index` and is itself allowed.
+    /// stone makes a straight four through `index`, is itself allowed, and makes no five.
     fn is_three(&mut self, index: usize, direction: (isize, isize)) -> bool {
         for offset in (-4..=4).filter(|&o| o != 0) {
             let Some(cell) = self.step(index, direction, offset) else {
@@ -224,8 +262,8 @@ impl Grid {
                 continue;
             }
             self.cells[cell] = Some(self.black);
-            let three =
-                self.is_straight_four(index, direction, offset) && self.foul_placed(cell).is_none();
+            let three = self.is_straight_four(index, direction, offset)
+                && matches!(self.verdict(cell), Verdict::Allowed);
             self.cells[cell] = None;
             if three {
                 return true;
@@ -386,6 +424,42 @@ mod tests {
             "..O.XX.........",
         ];
         assert_eq!(foul_at(&plain, 7, 6), Some(Foul::DoubleThree));
+    }
+
+    #[test]
+    fn a_three_whose_straight_four_point_completes_a_five_is_no_three() {
+        // (7, 7) makes an open three down (rows 5 to 7) and, across, O . X X [X] . . whose only
+        // straight-four point (7, 8) also completes the four (8, 8) to (11, 8) into a five.
+        let rows = [
+            "",
+            "",
+            "",
+            "",
+            "",
+            ".......X.......",
+            ".......X.......",
+            "...O.XX........",
+            "........X......",
+            "........X......",
+            "........X......",
+            "........X......",
+            "........O......",
+        ];
+        assert_eq!(foul_at(&rows, 7, 7), None);
+        // Without that four the row is a three again: a double-three.
+        let mut without = rows;
+        without[8..12].fill("");
+        assert_eq!(foul_at(&without, 7, 7), Some(Foul::DoubleThree));
+    }
+
+    #[test]
+    fn two_fours_or_two_threes_are_reported_before_an_overline() {
+        // (7, 3) makes six across, and fours down (O above) and on the diagonal.
+        let fours = ["", "", "", "...O", "X..X", ".X.X", "..XX", "XXX.XX"];
+        assert_eq!(foul_at(&fours, 7, 3), Some(Foul::DoubleFour));
+        // Six across, and open threes down and on the diagonal.
+        let threes = ["", "", "", "", "", ".X.X", "..XX", "XXX.XX"];
+        assert_eq!(foul_at(&threes, 7, 3), Some(Foul::DoubleThree));
     }
 
     #[test]

@@ -7,6 +7,13 @@
 //! filling gives exactly five (two windows with the same four stones, the two ends of a straight
 //! four, are one four); a three is a line where one more stone, itself allowed, gives a straight
 //! four (`.BBBB.` whose two ends both give exactly five). It knows nothing of the engine's code.
+//!
+//! Then against the Gomocup tournament referee: `data/renju-referee.txt` holds the forbidden
+//! points that Piskvork's checker (`source/renju.cpp`) gives on 300 random positions, written by
+//! `scripts/renju-referee-diff.sh`, which also runs the same test on as many fresh positions as
+//! asked, through the file that `RENJU_REFEREE_CASES` names.
+
+use std::fmt::Write as _;
 
 use minimax_move::engine::Player;
 use minimax_move::engine::renju::{Foul, forbidden_points};
@@ -97,7 +104,8 @@ fn has_three(board: &mut Board, cell: usize, direction: (isize, isize)) -> bool 
                 && text[s - 1] != 'B'
                 && text[s + 6] != 'B'
         });
-        let three = straight && forbidden_placed(board, other).is_none();
+        let three =
+            straight && !makes_five(board, other) && forbidden_placed(board, other).is_none();
         board[other] = None;
         if three {
             return true;
@@ -106,15 +114,19 @@ fn has_three(board: &mut Board, cell: usize, direction: (isize, isize)) -> bool 
     false
 }
 
+/// Whether the black stone on `cell` is part of exactly five in a row.
+fn makes_five(board: &Board, cell: usize) -> bool {
+    DIRECTIONS
+        .iter()
+        .any(|&d| black_run(&line(board, cell, d)) == 5)
+}
+
 /// Why the black stone just placed on `cell` is forbidden, if it is.
 fn forbidden_placed(board: &mut Board, cell: usize) -> Option<Foul> {
-    let texts: Vec<Vec<char>> = DIRECTIONS.iter().map(|&d| line(board, cell, d)).collect();
-    if texts.iter().any(|t| black_run(t) == 5) {
+    if makes_five(board, cell) {
         return None;
     }
-    if texts.iter().any(|t| black_run(t) > 5) {
-        return Some(Foul::Overline);
-    }
+    let texts: Vec<Vec<char>> = DIRECTIONS.iter().map(|&d| line(board, cell, d)).collect();
     if texts.iter().map(|t| fours(t)).sum::<usize>() >= 2 {
         return Some(Foul::DoubleFour);
     }
@@ -122,7 +134,13 @@ fn forbidden_placed(board: &mut Board, cell: usize) -> Option<Foul> {
         .iter()
         .filter(|&&d| has_three(board, cell, d))
         .count();
-    (threes >= 2).then_some(Foul::DoubleThree)
+    if threes >= 2 {
+        return Some(Foul::DoubleThree);
+    }
+    texts
+        .iter()
+        .any(|t| black_run(t) > 5)
+        .then_some(Foul::Overline)
 }
 
 fn checker(board: &Board) -> Vec<(usize, Foul)> {
@@ -173,5 +191,131 @@ fn forbidden_points_match_the_rules_text_on_random_positions() {
     assert!(
         counts.iter().all(|&n| n > 20),
         "overline, 4-4, 3-3: {counts:?}"
+    );
+}
+
+/// The referee's answers on 300 positions, as `scripts/renju-referee-diff.sh` writes them.
+const REFEREE_CASES: &str = include_str!("data/renju-referee.txt");
+
+/// One position and the cells the referee forbids black there, with why.
+struct RefereeCase {
+    board: Board,
+    forbidden: Vec<(usize, Foul)>,
+}
+
+/// The index of a coordinate such as `h8` (column letter from the left, row from 1 at the
+/// bottom).
+fn cell_of(coordinate: &str) -> usize {
+    let col = usize::from(coordinate.as_bytes()[0] - b'a');
+    let row: usize = coordinate[1..].parse().expect("a row number");
+    (SIZE - row) * SIZE + col
+}
+
+fn coordinate_of(cell: usize) -> String {
+    let letter = char::from(b'a' + (cell % SIZE) as u8);
+    format!("{letter}{}", SIZE - cell / SIZE)
+}
+
+/// A line of the cases file: the rows joined by `/`, then `coordinate:reason` for each
+/// forbidden cell, or `-`.
+fn parse_case(line: &str) -> RefereeCase {
+    let mut words = line.split_whitespace();
+    let rows = words.next().expect("a board");
+    let board: Board = rows
+        .split('/')
+        .flat_map(str::chars)
+        .map(|mark| match mark {
+            'X' => Some(Player::X),
+            'O' => Some(Player::O),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(board.len(), SIZE * SIZE, "a 15 × 15 board: {line}");
+    let forbidden = words
+        .filter(|&word| word != "-")
+        .map(|word| {
+            let (coordinate, reason) = word.split_once(':').expect("coordinate:reason");
+            let foul = match reason {
+                "overline" => Foul::Overline,
+                "double_four" => Foul::DoubleFour,
+                "double_three" => Foul::DoubleThree,
+                other => panic!("unknown reason {other}"),
+            };
+            (cell_of(coordinate), foul)
+        })
+        .collect();
+    RefereeCase { board, forbidden }
+}
+
+/// The board with its coordinates, `*` on `cell`.
+fn drawn(board: &Board, cell: usize) -> String {
+    let mut text = String::from("    a b c d e f g h i j k l m n o\n");
+    for row in 0..SIZE {
+        let _ = write!(text, "{:>3}", SIZE - row);
+        for col in 0..SIZE {
+            let mark = match board[row * SIZE + col] {
+                _ if row * SIZE + col == cell => '*',
+                Some(Player::X) => 'X',
+                Some(Player::O) => 'O',
+                None => '.',
+            };
+            let _ = write!(text, " {mark}");
+        }
+        text.push('\n');
+    }
+    text
+}
+
+#[test]
+fn forbidden_points_match_the_gomocup_referee() {
+    let fresh = std::env::var("RENJU_REFEREE_CASES").ok();
+    let text = fresh.as_ref().map_or_else(
+        || REFEREE_CASES.to_owned(),
+        |path| std::fs::read_to_string(path).expect("the referee's cases"),
+    );
+    let cases: Vec<RefereeCase> = text
+        .lines()
+        .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
+        .map(parse_case)
+        .collect();
+    let (mut cells, mut mismatches, mut report) = (0, 0, String::new());
+    let mut counts = [0usize; 3];
+    for (number, case) in cases.iter().enumerate() {
+        cells += case.board.iter().filter(|cell| cell.is_none()).count();
+        let ours = forbidden_points(SIZE, SIZE, &case.board, Player::X);
+        for cell in 0..SIZE * SIZE {
+            let find = |list: &[(usize, Foul)]| list.iter().find(|p| p.0 == cell).map(|p| p.1);
+            let (referee, engine) = (find(&case.forbidden), find(&ours));
+            if let Some(foul) = referee {
+                counts[foul as usize] += 1;
+            }
+            if referee != engine {
+                mismatches += 1;
+                if mismatches > 100 {
+                    continue;
+                }
+                let _ = writeln!(
+                    report,
+                    "position {}, black at {}: referee {referee:?}, engine {engine:?}\n{}",
+                    number + 1,
+                    coordinate_of(cell),
+                    drawn(&case.board, cell)
+                );
+            }
+        }
+    }
+    if fresh.is_some() {
+        println!(
+            "positions {}, cells checked {cells}, mismatches {mismatches}",
+            cases.len()
+        );
+    }
+    assert!(
+        mismatches == 0,
+        "{mismatches} cells differ (the first 100 shown):\n{report}"
+    );
+    assert!(
+        fresh.is_some() || counts.iter().all(|&n| n > 20),
+        "the committed cases reach every kind of foul (overline, 4-4, 3-3): {counts:?}"
     );
 }
