@@ -1,5 +1,6 @@
 //! The one entry point: [`suggest`] analyses a position, chooses the move to play and says what
-//! it leads to. Every front door (HTTP, MCP, the Gomocup mode, the page) calls it.
+//! it leads to. The HTTP and MCP front doors and the page call it; the Gomocup mode calls
+//! [`analyze`] and chooses from its move table itself.
 
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
