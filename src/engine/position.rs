@@ -276,11 +276,31 @@ impl Position {
             (None, Some(expected)) => expected,
             (None, None) => Player::X,
         };
-        Ok(Self {
+        Self {
             geometry,
             cells,
             to_move,
-        })
+        }
+        .in_play()
+    }
+
+    /// This position, or a drawn game when the side to move has no move it may play: under
+    /// renju black, when every empty cell is forbidden to it (a game cannot go on, and no one
+    /// completed a line).
+    fn in_play(self) -> Result<Self, PositionError> {
+        if self.stalemate() {
+            return Err(PositionError::GameOver(GameResult {
+                winner: None,
+                line: Vec::new(),
+            }));
+        }
+        Ok(self)
+    }
+
+    /// Whether the side to move has empty cells but may play none of them.
+    fn stalemate(&self) -> bool {
+        self.geometry.rule().forbids(self.to_move)
+            && self.empty_cells().all(|index| self.foul(index).is_some())
     }
 
     /// Reads the compact string form, one character a cell: `X`/`O` in either case for marks and
@@ -405,8 +425,8 @@ impl Position {
             Some(None) => {
                 let mut cells = self.cells.clone();
                 cells[index] = Some(self.to_move);
-                let result = game_result(self.geometry, &cells);
-                let next = match result {
+                let mut result = game_result(self.geometry, &cells);
+                let mut next = match result {
                     Some(_) => None,
                     None => Some(Self {
                         geometry: self.geometry,
@@ -414,6 +434,15 @@ impl Position {
                         to_move: self.to_move.opponent(),
                     }),
                 };
+                if next.as_ref().is_some_and(Self::stalemate) {
+                    (result, next) = (
+                        Some(GameResult {
+                            winner: None,
+                            line: Vec::new(),
+                        }),
+                        None,
+                    );
+                }
                 Ok(Played {
                     cells,
                     result,

@@ -278,3 +278,63 @@ fn twenty_by_twenty_boards_are_searched_under_every_rule() {
     let suggestion = suggest(&position, &budget(30_000));
     assert_eq!(suggestion.chosen.index, 19 * 20 + 15);
 }
+
+#[test]
+fn every_board_size_answers_a_legal_move_under_every_rule() {
+    let mut rng = ChaCha8Rng::seed_from_u64(20);
+    for rows in 1..=20u64 {
+        for cols in 1..=20u64 {
+            let Ok(shape) = Geometry::new(rows, cols, 5) else {
+                continue;
+            };
+            for rule in Rule::ALL {
+                let geometry = shape.with_rule(rule).unwrap();
+                // A few stones at random, X first: positions a client might send.
+                let mut cells = vec![None; geometry.cells()];
+                let stones = rng.random_range(0..=geometry.cells() / 3);
+                for i in 0..stones {
+                    let at = rng.random_range(0..geometry.cells());
+                    if cells[at].is_none() {
+                        cells[at] = Some(if i % 2 == 0 { Player::X } else { Player::O });
+                    }
+                }
+                let Ok(position) = Position::new(geometry, cells, None) else {
+                    continue;
+                };
+                let suggestion = suggest(&position, &budget(300));
+                let index = suggestion.chosen.index;
+                assert!(
+                    position.legal_moves().contains(&index),
+                    "{rows} x {cols} {rule}: {index} is no legal move in {position}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn black_without_an_allowed_move_under_renju_is_a_draw() {
+    // Row 1: both empty cells would give black six in a row. The other rows hold no five.
+    let board = format!("XXXX.X.XXXX{}", "OOOOXOOOXXX".repeat(3));
+    let cells = Position::parse_compact(&board).unwrap();
+    let geometry = |rule| Geometry::new(4, 11, 5).unwrap().with_rule(rule).unwrap();
+    let result = Position::new(geometry(Rule::Renju), cells.clone(), None).unwrap_err();
+    assert_eq!(
+        result,
+        minimax_move::engine::PositionError::GameOver(minimax_move::engine::GameResult {
+            winner: None,
+            line: Vec::new()
+        })
+    );
+    // Under freestyle either cell wins for X.
+    let position = Position::new(geometry(Rule::Freestyle), cells, None).unwrap();
+    assert_eq!(position.legal_moves(), vec![4, 6]);
+    // And a move that leaves black so ends the game: white puts back one of its stones.
+    let mut cells = Position::parse_compact(&board).unwrap();
+    cells[33] = None;
+    let before = Position::new(geometry(Rule::Renju), cells, None).unwrap();
+    assert_eq!(before.to_move(), Player::O);
+    let played = before.try_play(33).unwrap();
+    assert_eq!(played.result.map(|r| r.winner), Some(None));
+    assert!(played.next.is_none());
+}
