@@ -33,6 +33,7 @@ class Brain:
         self.cells = []  # None, "X" (the brain) or "O" (the opponent), row-major
         self.turn_ms = 5000
         self.board_lines = None
+        self.rule = "freestyle"
 
     def new_game(self, width, height):
         self.width, self.height = width, height
@@ -45,12 +46,12 @@ class Brain:
         return y * self.width + x
 
     def move(self):
-        """Asks the server for the brain's move (the brain plays X: the board is relabelled so
-        that the side to move is X whoever started) and plays it."""
+        """Asks the server for the brain's move and plays it. The board is relabelled so that the
+        side that moved first (black) is X, as renju needs; the server infers the side to move."""
         ours = sum(1 for c in self.cells if c == "X")
         theirs = sum(1 for c in self.cells if c == "O")
         board = "".join(
-            "." if c is None else (c if ours <= theirs else ("O" if c == "X" else "X"))
+            "." if c is None else (c if ours == theirs else ("O" if c == "X" else "X"))
             for c in self.cells
         )
         body = {
@@ -58,6 +59,7 @@ class Brain:
             "rows": self.height,
             "cols": self.width,
             "k": 5,
+            "rule": self.rule,
             "time_limit_ms": max(1, min(10_000, self.turn_ms - MARGIN_MS)),
         }
         started = time.monotonic()
@@ -106,8 +108,15 @@ class Brain:
             key, _, value = rest.partition(" ")
             if key == "timeout_turn" and value.strip().isdigit() and int(value) > 0:
                 self.turn_ms = int(value)
-            elif key == "rule" and value.strip() not in ("", "0"):
-                say(f"ERROR rule {value.strip()} is not supported: freestyle only")
+            elif key == "rule":
+                # The protocol's bitmask: 1 exactly five, 2 continuous game (no effect on one
+                # game), 4 renju, 8 caro.
+                rules = {0: "freestyle", 1: "standard", 4: "renju", 8: "caro"}
+                bits = int(value) if value.strip().isdigit() else -1
+                if bits >= 0 and bits & ~2 in rules:
+                    self.rule = rules[bits & ~2]
+                else:
+                    say(f"ERROR rule {value.strip()} is not supported: 0, 1, 4 or 8, with 2 or not")
         elif command == "BEGIN":
             self.move()
         elif command == "TURN":
