@@ -366,24 +366,7 @@ async fn the_mcp_tools_speak_gravity() {
     let app = TestApp::new();
     let call = |name: &'static str, arguments: Value| {
         let app = app.clone();
-        async move {
-            let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                "params": {"name": name, "arguments": arguments}});
-            let response = app
-                .send(
-                    Request::builder()
-                        .method(Method::POST)
-                        .uri("/mcp")
-                        .header(header::HOST, "localhost")
-                        .header(header::CONTENT_TYPE, "application/json")
-                        .header(header::ACCEPT, "application/json, text/event-stream")
-                        .header("mcp-protocol-version", "2025-06-18")
-                        .body(Body::from(body.to_string()))
-                        .unwrap(),
-                )
-                .await;
-            response.ok_json(name)["result"].clone()
-        }
+        async move { app.mcp_call(name, arguments).await }
     };
     let options = json!({"board": ".".repeat(42), "rows": 6, "cols": 7, "k": 4, "gravity": true});
     let suggested = call("suggest_move", options.clone()).await;

@@ -73,6 +73,33 @@ impl TestApp {
     }
 
     /// `GET` a path.
+    /// Sends one JSON-RPC request to `/mcp` (as a client on localhost with the current
+    /// protocol version) and returns its answer, asserting a 200.
+    pub async fn mcp_rpc(&self, method: &str, params: Value) -> Value {
+        let body =
+            serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+        let response = self
+            .send(
+                Request::builder()
+                    .method(Method::POST)
+                    .uri("/mcp")
+                    .header(header::HOST, "localhost")
+                    .header(header::CONTENT_TYPE, "application/json")
+                    .header(header::ACCEPT, "application/json, text/event-stream")
+                    .header("mcp-protocol-version", "2025-06-18")
+                    .body(Body::from(body.to_string()))
+                    .unwrap(),
+            )
+            .await;
+        response.ok_json(method)
+    }
+
+    /// Calls the MCP tool `name` and returns the call's `result`.
+    pub async fn mcp_call(&self, name: &str, arguments: Value) -> Value {
+        let params = serde_json::json!({"name": name, "arguments": arguments});
+        self.mcp_rpc("tools/call", params).await["result"].clone()
+    }
+
     pub async fn get(&self, uri: &str) -> TestResponse {
         self.send(Request::get(uri).body(Body::empty()).unwrap())
             .await

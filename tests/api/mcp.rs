@@ -8,37 +8,11 @@ use serde_json::{Value, json};
 use crate::helpers::{TestApp, TestResponse};
 
 async fn rpc(app: &TestApp, method: &str, params: Value) -> Value {
-    let body = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
-    let response = app
-        .send(
-            Request::builder()
-                .method(Method::POST)
-                .uri("/mcp")
-                .header(header::HOST, "localhost")
-                .header(header::CONTENT_TYPE, "application/json")
-                .header(header::ACCEPT, "application/json, text/event-stream")
-                .header("mcp-protocol-version", "2025-06-18")
-                .body(Body::from(body.to_string()))
-                .unwrap(),
-        )
-        .await;
-    assert_eq!(
-        response.status,
-        StatusCode::OK,
-        "{method}: {}",
-        response.text()
-    );
-    response.json()
+    app.mcp_rpc(method, params).await
 }
 
 async fn call(app: &TestApp, name: &str, arguments: Value) -> Value {
-    let answer = rpc(
-        app,
-        "tools/call",
-        json!({"name": name, "arguments": arguments}),
-    )
-    .await;
-    answer["result"].clone()
+    app.mcp_call(name, arguments).await
 }
 
 async fn post(app: &TestApp, uri: &str, body: &Value) -> TestResponse {

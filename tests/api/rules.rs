@@ -51,28 +51,7 @@ async fn post(app: &TestApp, uri: &str, body: &Value) -> TestResponse {
 
 /// Calls an MCP tool at `/mcp` and returns the call's `result`.
 async fn call(app: &TestApp, name: &str, arguments: Value) -> Value {
-    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-        "params": {"name": name, "arguments": arguments}});
-    let response = app
-        .send(
-            Request::builder()
-                .method(Method::POST)
-                .uri("/mcp")
-                .header(header::HOST, "localhost")
-                .header(header::CONTENT_TYPE, "application/json")
-                .header(header::ACCEPT, "application/json, text/event-stream")
-                .header("mcp-protocol-version", "2025-06-18")
-                .body(Body::from(body.to_string()))
-                .unwrap(),
-        )
-        .await;
-    assert_eq!(
-        response.status,
-        StatusCode::OK,
-        "{name}: {}",
-        response.text()
-    );
-    response.json()["result"].clone()
+    app.mcp_call(name, arguments).await
 }
 
 /// A renju position, X (black) to move, with one forbidden cell of each kind: h12 a
