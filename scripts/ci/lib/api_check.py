@@ -199,9 +199,17 @@ def check_random():
                 check(state["state"] == "draw", f"{request}: status {state}")
             else:
                 check(state["state"] == "in_play", f"{request}: status {state}")
+            # Gomoku boards (100 cells or more) name cells in board notation: the column's
+            # letter from the left, the row's number from the bottom.
+            name = str(index)
+            if cells >= 100:
+                name = f"{chr(ord('a') + index % cols)}{rows - index // cols}"
+                check(answer.get("coordinate") == name, f"{request}: coordinate {answer.get('coordinate')}")
+            else:
+                check("coordinate" not in answer, f"{request}: a coordinate on a small board")
             sentence = answer["explanation"]
             check(
-                sentence.startswith(f"{mover} ") and str(index) in sentence and sentence.endswith(".")
+                sentence.startswith(f"{mover} ") and name in sentence and sentence.endswith(".")
                 and sentence.count(".") == 1,
                 f"{request}: explanation {sentence!r}",
             )
