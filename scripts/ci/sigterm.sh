@@ -14,9 +14,10 @@
 #
 # A request counts as accepted when it was sent at least ACCEPT_MARGIN_MS before the signal (the
 # server accepts connections as they come, so by then it has them). Requests sent later may find
-# the listener closed (refused, or reset straight out of the kernel's backlog): that is the
-# intended behaviour, counted and reported, not a failure. A partial response is a failure
-# whenever it happens.
+# the listener closed: their SYN goes unanswered and then the port is closed (refused), which is
+# the intended behaviour, counted and reported, not a failure. A reset, a broken pipe or a
+# partial response is a failure whenever it happens: the server completes no handshake it does
+# not then serve.
 #
 #   bash scripts/ci/sigterm.sh
 set -euo pipefail

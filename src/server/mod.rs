@@ -14,11 +14,11 @@
 //! Shutdown, once the `shutdown` future completes (readiness is already false by then):
 //! 1. keep accepting and serving for `shutdown_delay`, as a Kubernetes preStop hook would, so that
 //!    load balancers see the failing readiness probe and stop sending;
-//! 2. close the door: a socket filter that drops every packet is attached to the listener (Linux),
-//!    so the kernel completes no further handshake (new clients' SYNs go unanswered, they retry
-//!    and then find the port closed: refused, never reset);
-//! 3. drain the accept queue: accept without waiting until the kernel has nothing more, and serve
-//!    every connection so accepted;
+//! 2. close the door: a socket filter that drops every new client's SYN is attached to the
+//!    listener (Linux), so no new handshake starts (such clients retry and then find the port
+//!    closed: refused, never reset), while handshakes already under way still complete;
+//! 3. drain the accept queue for [`HANDSHAKE_SETTLE`]: accept without waiting, again and again,
+//!    until the handshakes under way have completed, and serve every connection so accepted;
 //! 4. close the listener, then give open connections up to `shutdown_grace` to finish. HTTP/1
 //!    answers from then on carry `Connection: close`; a kept-alive connection is closed once it
 //!    has been quiet for [`DRAIN_QUIET`], so a request its client sends meanwhile is answered,
@@ -48,6 +48,12 @@ pub const H2_PING_INTERVAL: Duration = Duration::from_secs(20);
 
 /// How long an HTTP/2 keep-alive ping may go unanswered before the connection is closed.
 pub const H2_PING_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// How long, once no new handshake can start, the accept queue keeps being drained before the
+/// listener closes: long enough for the last ACK of every handshake already under way to arrive
+/// (a round trip), since a client whose handshake completes after the listener closed would be
+/// reset.
+pub const HANDSHAKE_SETTLE: Duration = Duration::from_millis(100);
 
 /// Largest request head (request line and headers) hyper buffers, in bytes; a larger one gets a
 /// `431` problem.
@@ -211,7 +217,7 @@ pub async fn serve(
     close_door(&listener);
     let drained = tokio::time::timeout(
         options.shutdown_grace,
-        drain_accept_queue(&listener, &connections),
+        settle_and_drain(&listener, &connections),
     )
     .await
     .unwrap_or_else(|_| {
@@ -258,21 +264,47 @@ async fn accept_until(
     }
 }
 
-/// Makes the kernel complete no more handshakes on `listener`: a classic BPF program of one
-/// instruction, "return 0", drops every packet reaching the listening socket, so SYNs (and the
-/// last ACK of half-open handshakes) are discarded; clients retransmit and then find the port
-/// closed. Connections already in the accept queue are unaffected.
+/// Makes the kernel start no more handshakes on `listener`: a classic BPF program drops every
+/// segment reaching the listening socket with the SYN flag set, so new clients' SYNs go
+/// unanswered; they retransmit and then find the port closed. Every other segment passes, so a
+/// handshake already under way (its SYN answered) completes when the client's ACK arrives, and
+/// lands in the accept queue instead of being reset when the listener closes. The filter sees
+/// the TCP header at offset 0 (the kernel runs a listener's filter after the IP header is
+/// pulled). Connections accepted later inherit the filter, which is harmless: an established
+/// connection never receives a SYN.
 fn close_door(listener: &TcpListener) {
     #[cfg(any(target_os = "linux", target_os = "android"))]
     {
-        // BPF_RET | BPF_K with k = 0: accept 0 bytes, that is, drop.
-        const DROP_ALL: [socket2::SockFilter; 1] = [socket2::SockFilter::new(0x06, 0, 0, 0)];
-        if let Err(error) = socket2::SockRef::from(listener).attach_filter(&DROP_ALL) {
+        use socket2::SockFilter;
+        // ldb [13]            ; the TCP flags byte
+        // jset #0x02, 0, 1    ; SYN set: fall through to drop, else skip to pass
+        // ret #0              ; drop
+        // ret #0xffffffff     ; pass the whole segment
+        const DROP_SYN: [SockFilter; 4] = [
+            SockFilter::new(0x30, 0, 0, 13),
+            SockFilter::new(0x45, 0, 1, 0x02),
+            SockFilter::new(0x06, 0, 0, 0),
+            SockFilter::new(0x06, 0, 0, u32::MAX),
+        ];
+        if let Err(error) = socket2::SockRef::from(listener).attach_filter(&DROP_SYN) {
             tracing::warn!(%error, "could not stop new handshakes; a late client may be reset");
         }
     }
     #[cfg(not(any(target_os = "linux", target_os = "android")))]
     let _ = listener;
+}
+
+/// Drains the accept queue until [`HANDSHAKE_SETTLE`] has passed since the door closed, so that
+/// handshakes under way when it closed are accepted and served too. Returns how many
+/// connections were drained.
+async fn settle_and_drain(listener: &TcpListener, connections: &Connections) -> usize {
+    let settled = tokio::time::Instant::now() + HANDSHAKE_SETTLE;
+    let mut drained = drain_accept_queue(listener, connections).await;
+    while tokio::time::Instant::now() < settled {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        drained += drain_accept_queue(listener, connections).await;
+    }
+    drained
 }
 
 /// Accepts, without waiting, every connection the kernel has completed, and serves each.
@@ -353,5 +385,39 @@ pub fn shutdown_signal() -> impl Future<Output = ()> + Send + 'static {
         } else {
             std::future::pending::<()>().await;
         }
+    }
+}
+
+#[cfg(all(test, any(target_os = "linux", target_os = "android")))]
+mod tests {
+    use std::io::{ErrorKind, Read, Write};
+    use std::net::TcpStream as StdStream;
+
+    use super::*;
+
+    /// Once the door is closed a new client's SYN goes unanswered (its connect times out rather
+    /// than completing or being refused), while a connection the kernel completed before is
+    /// still accepted and carries data both ways.
+    #[tokio::test]
+    async fn a_closed_door_starts_no_handshake_and_keeps_completed_ones() {
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        let mut early = StdStream::connect(address).unwrap();
+
+        close_door(&listener);
+
+        let late = StdStream::connect_timeout(&address, Duration::from_millis(300));
+        let error = late.expect_err("a handshake completed after the door closed");
+        assert_eq!(error.kind(), ErrorKind::TimedOut, "{error}");
+
+        let (accepted, _) = socket2::SockRef::from(&listener).accept().unwrap();
+        let mut accepted = StdStream::from(accepted);
+        early.write_all(b"ping").unwrap();
+        let mut got = [0; 4];
+        accepted.read_exact(&mut got).unwrap();
+        assert_eq!(&got, b"ping");
+        accepted.write_all(b"pong").unwrap();
+        early.read_exact(&mut got).unwrap();
+        assert_eq!(&got, b"pong");
     }
 }
