@@ -163,6 +163,11 @@ impl<'a, B: Bits> Searcher<'a, B> {
                 return beta;
             }
         }
+        if moves & moves.sub(B::ONE) == B::ZERO {
+            // One move that does not lose at once: play it, with nothing to order, look up or
+            // remember (after Steininger's c4, which plays such moves without a node).
+            return -self.negamax(&board.play(moves), -beta, -alpha);
+        }
         let key = board.canonical_key(shape);
         if let Some(book) = self.book
             && let Some(score) = book.get(key.to_u128(), board.moves)
@@ -214,31 +219,37 @@ impl<'a, B: Bits> Searcher<'a, B> {
         alpha
     }
 
-    /// Claimeven (Allis): when every column has an even number of empty cells, the opponent
-    /// can answer each stone on top of it, leaving the mover the odd rows only. If the mover
-    /// has no line there it cannot win (an upper bound of 0); if the opponent then has one, it
-    /// cannot draw either (-1).
+    /// Claimeven (Allis) with pairing, on boards with an even number of rows when the number
+    /// of empty cells is even (the mover is the side that moved first). The opponent can then
+    /// answer a stone on an odd row on top of it, and a stone on a playable even-row cell (its
+    /// column has an odd number of empty cells, and there is an even number of such columns)
+    /// on another such cell. So the opponent gets every empty even-row cell that is not
+    /// playable now, and the mover at most the rest. If the mover has no line there it cannot
+    /// win (an upper bound of 0); if the opponent then has one, it cannot draw either (-1).
     #[inline]
     fn claimeven_bound(&self, board: &Board<B>) -> Option<i32> {
         let shape = self.shape;
         let odd_rows = shape.odd_rows?;
+        if (shape.cells - board.moves) % 2 != 0 {
+            return None;
+        }
         let playable = shape.playable(board.mask);
-        if playable & !odd_rows != B::ZERO {
-            return None;
-        }
         let empty = shape.empty(board.mask);
-        if shape.has_line(board.current | (empty & odd_rows)) {
+        if shape.has_line(board.current | (empty & (odd_rows | playable))) {
             return None;
         }
-        Some(if shape.has_line(board.opponent() | (empty & !odd_rows)) {
-            -1
-        } else {
-            0
-        })
+        Some(
+            if shape.has_line(board.opponent() | (empty & !odd_rows & !playable)) {
+                -1
+            } else {
+                0
+            },
+        )
     }
 
     /// Enhanced transposition cutoff: a child the table already proves good enough ends the
-    /// node before anything is searched (worth its lookups away from the end of the game).
+    /// node before anything is searched (worth its lookups away from the end of the game). The
+    /// children's entries are read together, so their cache misses overlap.
     #[inline]
     fn transposition_cutoff(
         &mut self,
@@ -251,19 +262,21 @@ impl<'a, B: Bits> Searcher<'a, B> {
         if board.moves >= shape.cells - ETC_BEFORE_END {
             return None;
         }
-        for &c in &shape.order {
+        let mut children = [B::ZERO; super::MAX_SIDE];
+        let mut count = 0;
+        for c in 0..shape.cols {
             let bit = moves & shape.column(c);
             if bit != B::ZERO {
-                let child = board.play(bit);
-                if let Some(bounds) = self.table.get(child.canonical_key(shape))
-                    && -bounds.upper >= beta
-                {
-                    self.table.put(key, -bounds.upper, i32::from(i8::MAX));
-                    return Some(-bounds.upper);
-                }
+                children[count] = board.play(bit).canonical_key(shape);
+                count += 1;
             }
         }
-        None
+        let best = -self.table.least_upper(&children[..count])?;
+        if best < beta {
+            return None;
+        }
+        self.table.put(key, best, i32::from(i8::MAX));
+        Some(best)
     }
 
     /// The columns of `moves` by how many winning cells they make, centre columns first among
@@ -281,7 +294,7 @@ impl<'a, B: Bits> Searcher<'a, B> {
         for &c in &shape.order {
             let bit = moves & shape.column(c);
             if bit != B::ZERO {
-                let score = board.move_score(shape, bit, theirs) as u8;
+                let score = u8::try_from(board.move_score(shape, bit, theirs)).unwrap_or(u8::MAX);
                 let mut i = count;
                 while i > 0 && sorted[i - 1].1 < score {
                     sorted[i] = sorted[i - 1];

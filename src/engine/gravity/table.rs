@@ -141,6 +141,22 @@ impl Table {
         })
     }
 
+    /// The least upper bound stored in this search for any of `keys` (at most 16), if any is.
+    /// Every entry is read before any is looked at, so that their cache misses overlap.
+    #[inline]
+    pub fn least_upper<B: Bits>(&self, keys: &[B]) -> Option<i32> {
+        let mut read = [(0u64, 0u64); 16];
+        for (slot, &key) in read.iter_mut().zip(keys) {
+            let (index, check) = self.slot(key);
+            *slot = (self.entries[index], self.tag(check));
+        }
+        read[..keys.len()]
+            .iter()
+            .filter(|&&(entry, tag)| entry & !0xffff == tag)
+            .map(|&(entry, _)| (entry & 0xff) as i32 - 128)
+            .min()
+    }
+
     /// Records that `key`'s score lies in `[lower, upper]`, keeping what was known of it.
     #[inline]
     pub fn put<B: Bits>(&mut self, key: B, lower: i32, upper: i32) {
