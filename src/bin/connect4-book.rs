@@ -16,7 +16,7 @@ use std::time::Instant;
 use minimax_move::engine::gravity::build_book;
 
 /// The depth of the book the engine ships.
-const SHIPPED_DEPTH: usize = 1;
+const SHIPPED_DEPTH: usize = 4;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

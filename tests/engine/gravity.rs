@@ -428,6 +428,54 @@ fn random_7x6_openings_match_connect_four_ai() {
 }
 
 #[test]
+fn every_7x6_position_of_up_to_three_stones_is_analysed_from_the_book() {
+    // Every sequence of up to three moves: the position and all its children come from the
+    // book, so the analysis searches no node and every column is exact.
+    let mut levels: Vec<Vec<Vec<usize>>> = vec![vec![Vec::new()]];
+    for _ in 0..3 {
+        let longer = levels[levels.len() - 1]
+            .iter()
+            .flat_map(|s| (0..7).map(move |c| [s.as_slice(), &[c]].concat()))
+            .collect();
+        levels.push(longer);
+    }
+    let mut analysed = 0;
+    for columns in levels.iter().flatten() {
+        let position = GravityPosition::from_moves(6, 7, 4, columns).expect("in play");
+        let analysis = analyze(&position, &unlimited());
+        assert_eq!(analysis.nodes, 0, "{}", moves_string(columns));
+        assert!(analysis.is_exact(), "{}", moves_string(columns));
+        analysed += 1;
+    }
+    assert_eq!(analysed, 1 + 7 + 49 + 343);
+}
+
+/// The book's deepest level against an independent solver: random positions of four stones,
+/// which the book answers without a search (each may take `connect-four-ai` seconds).
+/// `cargo test --release --test engine gravity -- --ignored`.
+#[test]
+#[ignore = "minutes: run with --ignored"]
+fn the_book_matches_connect_four_ai_on_random_four_stone_positions() {
+    let mut random = Random(0xb00c_c4c4);
+    let mut theirs = connect_four_ai::Solver::empty();
+    for _ in 0..12 {
+        let columns = random_connect_four(&mut random, 4);
+        let position = GravityPosition::from_moves(6, 7, 4, &columns).expect("in play");
+        let solved = solve(&position, &unlimited());
+        let reference = connect_four_ai::Position::from_moves(&moves_string(&columns))
+            .expect("a legal sequence");
+        theirs.reset();
+        let expected = if reference.can_win_next() {
+            i32::from(((43 - 4) / 2) as i8)
+        } else {
+            i32::from(theirs.solve(&reference))
+        };
+        assert_eq!(solved.nodes, 0, "{}", moves_string(&columns));
+        assert_eq!(solved.value.pons_score(), Some(expected), "{}", moves_string(&columns));
+    }
+}
+
+#[test]
 fn every_column_of_random_7x6_midgames_matches_connect_four_ai() {
     let mut random = Random(0x7e57_0006);
     let mut theirs = connect_four_ai::Solver::empty();
@@ -559,8 +607,8 @@ fn a_cancelled_search_returns_estimates_at_once() {
         cancel,
         ..SearchLimits::default()
     };
-    // Three stones in: past the book, a search of minutes.
-    let position = GravityPosition::from_moves(6, 7, 4, &[3, 2, 4]).expect("in play");
+    // Six stones in: past the book, a search of seconds.
+    let position = GravityPosition::from_moves(6, 7, 4, &[3, 3, 2, 4, 3, 2]).expect("in play");
     let analysis = analyze(&position, &limits);
     assert!(!analysis.is_exact());
     assert!(

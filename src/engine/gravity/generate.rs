@@ -78,34 +78,38 @@ fn solve_all(
     threads: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> HashMap<u64, i32> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
     let total = deepest.len();
-    let done = std::sync::atomic::AtomicUsize::new(0);
-    let chunk = total.div_ceil(threads.max(1)).max(1);
+    // Each thread takes the next unsolved position, so a run of hard ones does not leave the
+    // other threads idle; the scores do not depend on who solved what.
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
     let mut scores: HashMap<u64, i32> = HashMap::new();
     std::thread::scope(|scope| {
-        let handles: Vec<_> = deepest
-            .chunks(chunk)
-            .map(|part| {
-                let done = &done;
+        let handles: Vec<_> = (0..threads.max(1))
+            .map(|_| {
+                let (next, done) = (&next, &done);
                 scope.spawn(move || {
                     let mut table = Table::borrow();
                     let mut searcher = Searcher::new(shape, &mut table, None, unlimited());
-                    part.iter()
-                        .map(|board| {
-                            let score = if board.can_win_next(shape) {
-                                searcher.win_now(board)
-                            } else {
-                                let (lower, upper) = searcher.score_range(board);
-                                searcher.narrow(board, Bounds { lower, upper }, false).lower
-                            };
-                            let finished =
-                                done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                            if finished.is_multiple_of(64) || finished == total {
-                                progress(finished, total);
-                            }
-                            (board.canonical_key(shape), score)
-                        })
-                        .collect::<Vec<_>>()
+                    let mut solved = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(board) = deepest.get(i) else {
+                            return solved;
+                        };
+                        let score = if board.can_win_next(shape) {
+                            searcher.win_now(board)
+                        } else {
+                            let (lower, upper) = searcher.score_range(board);
+                            searcher.narrow(board, Bounds { lower, upper }, false).lower
+                        };
+                        solved.push((board.canonical_key(shape), score));
+                        let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
+                        if finished.is_multiple_of(64) || finished == total {
+                            progress(finished, total);
+                        }
+                    }
                 })
             })
             .collect();
