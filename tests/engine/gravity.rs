@@ -471,7 +471,12 @@ fn the_book_matches_connect_four_ai_on_random_four_stone_positions() {
             i32::from(theirs.solve(&reference))
         };
         assert_eq!(solved.nodes, 0, "{}", moves_string(&columns));
-        assert_eq!(solved.value.pons_score(), Some(expected), "{}", moves_string(&columns));
+        assert_eq!(
+            solved.value.pons_score(),
+            Some(expected),
+            "{}",
+            moves_string(&columns)
+        );
     }
 }
 
