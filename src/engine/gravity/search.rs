@@ -141,28 +141,10 @@ impl<'a, B: Bits> Searcher<'a, B> {
         if board.moves >= cells - 2 {
             return 0;
         }
-        let least = -(cells - 2 - board.moves) / 2;
-        if alpha < least {
-            alpha = least;
-            if alpha >= beta {
-                return alpha;
-            }
-        }
-        let most = (cells - 1 - board.moves) / 2;
-        if beta > most {
-            beta = most;
-            if alpha >= beta {
-                return beta;
-            }
-        }
-        if let Some(bound) = self.claimeven_bound(board)
-            && beta > bound
-        {
-            beta = bound;
-            if alpha >= beta {
-                return beta;
-            }
-        }
+        (alpha, beta) = match self.narrowed(board, alpha, beta) {
+            Ok(window) => window,
+            Err(score) => return score,
+        };
         if moves & moves.sub(B::ONE) == B::ZERO {
             // One move that does not lose at once: play it, with nothing to order, look up or
             // remember (after Steininger's c4, which plays such moves without a node).
@@ -217,6 +199,38 @@ impl<'a, B: Bits> Searcher<'a, B> {
             self.table.put(key, i32::from(i8::MIN) + 1, alpha);
         }
         alpha
+    }
+
+    /// The window `(alpha, beta)` narrowed by what is known of `board` without a search (no
+    /// loss in two, no win in one, claimeven), or the score to return when that closes it.
+    /// `board` is in play, with at least three empty cells and a move that does not lose at
+    /// once.
+    #[inline]
+    fn narrowed(&self, board: &Board<B>, mut alpha: i32, mut beta: i32) -> Result<(i32, i32), i32> {
+        let cells = self.shape.cells;
+        let least = -(cells - 2 - board.moves) / 2;
+        if alpha < least {
+            alpha = least;
+            if alpha >= beta {
+                return Err(alpha);
+            }
+        }
+        let most = (cells - 1 - board.moves) / 2;
+        if beta > most {
+            beta = most;
+            if alpha >= beta {
+                return Err(beta);
+            }
+        }
+        if let Some(bound) = self.claimeven_bound(board)
+            && beta > bound
+        {
+            beta = bound;
+            if alpha >= beta {
+                return Err(beta);
+            }
+        }
+        Ok((alpha, beta))
     }
 
     /// Claimeven (Allis) with pairing, on boards with an even number of rows when the number
