@@ -301,6 +301,8 @@ async fn settle_and_drain(listener: &TcpListener, connections: &Connections) -> 
     let settled = tokio::time::Instant::now() + HANDSHAKE_SETTLE;
     let mut drained = drain_accept_queue(listener, connections).await;
     while tokio::time::Instant::now() < settled {
+        // Polled, not awaited on readiness: the drain makes the system call directly (see
+        // `drain_accept_queue`), and a few polls over 100 ms cost nothing at shutdown.
         tokio::time::sleep(Duration::from_millis(5)).await;
         drained += drain_accept_queue(listener, connections).await;
     }

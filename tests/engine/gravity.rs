@@ -358,6 +358,19 @@ fn moves_string(columns: &[usize]) -> String {
         .collect()
 }
 
+/// `connect-four-ai`'s Pons score of the 7 × 6 position after `columns` (its solver assumes
+/// the side to move cannot win at once, so that case is scored here).
+fn reference_score(theirs: &mut connect_four_ai::Solver, columns: &[usize]) -> i32 {
+    let reference =
+        connect_four_ai::Position::from_moves(&moves_string(columns)).expect("a legal sequence");
+    theirs.reset();
+    if reference.can_win_next() {
+        (43 - columns.len() as i32) / 2
+    } else {
+        i32::from(theirs.solve(&reference))
+    }
+}
+
 /// Random 7 × 6 games cut at `stones` stones (never finished, the side to move never winning
 /// at once, which `connect-four-ai`'s solver assumes away).
 fn random_connect_four(random: &mut Random, stones: usize) -> Vec<usize> {
@@ -391,14 +404,7 @@ fn random_7x6_positions_at_every_depth_match_connect_four_ai() {
             let columns = random_connect_four(&mut random, stones);
             let position = GravityPosition::from_moves(6, 7, 4, &columns).expect("in play");
             let ours = solve(&position, &unlimited()).value.pons_score();
-            let reference = connect_four_ai::Position::from_moves(&moves_string(&columns))
-                .expect("a legal sequence");
-            theirs.reset();
-            let expected = if reference.can_win_next() {
-                i32::from(((43 - stones) / 2) as i8)
-            } else {
-                i32::from(theirs.solve(&reference))
-            };
+            let expected = reference_score(&mut theirs, &columns);
             assert_eq!(ours, Some(expected), "{}", moves_string(&columns));
         }
     }
@@ -415,14 +421,7 @@ fn random_7x6_openings_match_connect_four_ai() {
         let columns = random_connect_four(&mut random, stones);
         let position = GravityPosition::from_moves(6, 7, 4, &columns).expect("in play");
         let ours = solve(&position, &unlimited()).value.pons_score();
-        let reference = connect_four_ai::Position::from_moves(&moves_string(&columns))
-            .expect("a legal sequence");
-        theirs.reset();
-        let expected = if reference.can_win_next() {
-            i32::from(((43 - stones) / 2) as i8)
-        } else {
-            i32::from(theirs.solve(&reference))
-        };
+        let expected = reference_score(&mut theirs, &columns);
         assert_eq!(ours, Some(expected), "{}", moves_string(&columns));
     }
 }
@@ -462,14 +461,7 @@ fn the_book_matches_connect_four_ai_on_random_four_stone_positions() {
         let columns = random_connect_four(&mut random, 4);
         let position = GravityPosition::from_moves(6, 7, 4, &columns).expect("in play");
         let solved = solve(&position, &unlimited());
-        let reference = connect_four_ai::Position::from_moves(&moves_string(&columns))
-            .expect("a legal sequence");
-        theirs.reset();
-        let expected = if reference.can_win_next() {
-            i32::from(((43 - 4) / 2) as i8)
-        } else {
-            i32::from(theirs.solve(&reference))
-        };
+        let expected = reference_score(&mut theirs, &columns);
         assert_eq!(solved.nodes, 0, "{}", moves_string(&columns));
         assert_eq!(
             solved.value.pons_score(),
