@@ -154,6 +154,7 @@ fn limits(
             )
         }),
         all_moves: request.moves || request.scoring == Scoring::Classic,
+        multi_pv: request.top,
         cancel,
         progress: Progress::default(),
     }
@@ -190,6 +191,7 @@ fn answer(request: &ValidRequest, options: &SuggestOptions) -> Vec<u8> {
     let response = MoveResponse::new(
         suggestion,
         request.moves,
+        request.top,
         &request.style,
         request.position.geometry(),
     );

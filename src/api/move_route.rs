@@ -85,6 +85,9 @@ struct MoveQuery {
     scoring: Option<Scoring>,
     /// Whether to include the move table.
     moves: Option<bool>,
+    /// How many of the best moves to list in `top` (multi-PV), 1..=10.
+    #[param(value_type = Option<i32>, minimum = 1, maximum = 10)]
+    top: Option<u64>,
     /// Rows (default 3): up to 15, or 20 when k = 5.
     #[param(value_type = Option<i32>, minimum = 1, maximum = 20)]
     rows: Option<u64>,
@@ -151,6 +154,7 @@ async fn get_move(
         player: query.player,
         scoring: query.scoring.unwrap_or_default(),
         moves: query.moves.unwrap_or(false),
+        top: query.top,
         rows: query.rows,
         cols: query.cols,
         k: query.k,

@@ -438,6 +438,7 @@ fn limits(
             settings.search_work_rate,
         )),
         all_moves: true,
+        multi_pv: 0,
         cancel,
         progress: Progress::default(),
     }

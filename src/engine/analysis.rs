@@ -138,20 +138,25 @@ pub struct MoveScore {
     pub index: usize,
     /// What the move is worth, from the mover's point of view.
     pub value: Value,
+    /// Whether the value comes from a search of this move (or a proof). When false the move was
+    /// not searched, and its value is the static evaluation of the position after it, kept
+    /// below every searched move: the big-board engine searches only the candidate moves.
+    pub searched: bool,
 }
 
-/// Written as `{"index", "score", "outcome", "plies", "exact"}`, with `"unknown"` and `null` for
-/// an estimate's outcome and plies.
+/// Written as `{"index", "score", "outcome", "plies", "exact", "searched"}`, with `"unknown"` and
+/// `null` for an estimate's outcome and plies.
 #[cfg(feature = "serde")]
 impl serde::Serialize for MoveScore {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
-        let mut entry = serializer.serialize_struct("MoveScore", 5)?;
+        let mut entry = serializer.serialize_struct("MoveScore", 6)?;
         entry.serialize_field("index", &self.index)?;
         entry.serialize_field("score", &self.value)?;
         entry.serialize_field("outcome", &OutcomeOrUnknown(self.value.outcome()))?;
         entry.serialize_field("plies", &self.value.plies())?;
         entry.serialize_field("exact", &self.value.is_exact())?;
+        entry.serialize_field("searched", &self.searched)?;
         entry.end()
     }
 }
@@ -200,7 +205,20 @@ impl MoveScore {
             }
             Evaluation::Heuristic(h) => Value::Estimate(h.clamp(-0.999, 0.999)),
         };
-        Self { index, value }
+        Self {
+            index,
+            value,
+            searched: true,
+        }
+    }
+
+    /// This move marked as not searched (see [`searched`](Self::searched)).
+    #[must_use]
+    pub const fn unsearched(self) -> Self {
+        Self {
+            searched: false,
+            ..self
+        }
     }
 }
 
@@ -218,6 +236,11 @@ pub struct Analysis {
     /// The expected line of best play starting with the best move, as far as the engine knows it;
     /// empty when the engine did not record one ([`suggest`](super::suggest) always fills its own).
     pub pv: Vec<usize>,
+    /// The engine's order of preference among moves it cannot tell apart by value, most
+    /// preferred first: it breaks ties in [`ranked`](Self::ranked). The big-board engine fills it
+    /// with its move ordering (the patterns a stone makes there for both sides); when empty the
+    /// cell nearest the centre goes first.
+    pub preference: Vec<usize>,
 }
 
 impl Analysis {
@@ -235,8 +258,50 @@ impl Analysis {
             nodes,
             depth,
             pv: Vec::new(),
+            preference: Vec::new(),
         }
     }
+
+    /// The searched moves, best first: the best move, then the others by value, equal values
+    /// in the engine's order of [`preference`](Self::preference) (or nearest the centre first,
+    /// then the lowest index). Moves that were not searched are left out: their values are
+    /// static guesses, not comparable with searched ones.
+    ///
+    /// ```
+    /// use minimax_move::engine::{analyze, Geometry, Position, Scoring, SearchLimits};
+    /// let position = Position::new(Geometry::TIC_TAC_TOE, vec![None; 9], None).unwrap();
+    /// let analysis = analyze(&position, Scoring::Depth, &SearchLimits::default());
+    /// let ranked: Vec<usize> = analysis.ranked(position.geometry()).iter().map(|m| m.index).collect();
+    /// // Every move draws: the best (the lowest index), then the centre, the edges, the corners.
+    /// assert_eq!(ranked, vec![0, 4, 1, 3, 5, 7, 2, 6, 8]);
+    /// ```
+    #[must_use]
+    pub fn ranked(&self, geometry: Geometry) -> Vec<MoveScore> {
+        let rank_of = |cell: usize| {
+            self.preference
+                .iter()
+                .position(|&c| c == cell)
+                .unwrap_or(usize::MAX)
+        };
+        let mut ranked: Vec<(usize, usize, MoveScore)> = self
+            .moves
+            .iter()
+            .filter(|m| m.searched && m.index != self.best)
+            .map(|m| (rank_of(m.index), distance_to_centre(geometry, m.index), *m))
+            .collect();
+        ranked.sort_by(|a, b| {
+            b.2.value
+                .score()
+                .total_cmp(&a.2.value.score())
+                .then(a.0.cmp(&b.0))
+                .then(a.1.cmp(&b.1))
+                .then(a.2.index.cmp(&b.2.index))
+        });
+        std::iter::once(*self.best_move())
+            .chain(ranked.into_iter().map(|(_, _, m)| m))
+            .collect()
+    }
+
 
     /// The best move.
     #[must_use]
@@ -259,6 +324,14 @@ impl Analysis {
     pub fn is_exact(&self) -> bool {
         self.best_move().value.is_exact()
     }
+}
+
+/// Four times the squared distance of `cell` from the centre of `geometry`'s board.
+fn distance_to_centre(geometry: Geometry, cell: usize) -> usize {
+    let (rows, cols) = (geometry.rows() as isize, geometry.cols() as isize);
+    let (r, c) = (cell as isize / cols, cell as isize % cols);
+    let (dr, dc) = (2 * r - (rows - 1), 2 * c - (cols - 1));
+    (dr * dr + dc * dc) as usize
 }
 
 /// Position in `moves` of the highest score, the lowest index among equals.
@@ -290,6 +363,11 @@ pub struct SearchLimits {
     /// Whether every move needs its own score (a move table, or classic scoring); when false the
     /// search may prove only the best move.
     pub all_moves: bool,
+    /// How many of the best moves need values of their own, best first (multi-PV): the search
+    /// gives the first this many an open window, so their values are what the search found for
+    /// each, not bounds against the best. 0 and 1 ask for the best move only; `all_moves` asks
+    /// for every move.
+    pub multi_pv: usize,
     /// Stops the search early when raised (see [`Cancel`]); the default is never raised.
     pub cancel: Cancel,
     /// Called after each completed iteration of iterative deepening (see [`Progress`]); the
@@ -310,6 +388,13 @@ pub struct SearchLimits {
 pub const WORK_PER_MS_TIMES_CELLS: u64 = 240_000;
 
 impl SearchLimits {
+    /// Whether a search that proves values cheaply (the small-board solver) should give every
+    /// move its own value: for a move table, or for more than one best move (multi-PV).
+    #[must_use]
+    pub const fn every_move(&self) -> bool {
+        self.all_moves || self.multi_pv > 1
+    }
+
     /// The work budget matching a time limit of `millis` on `geometry`'s board: about two thirds
     /// of the time for the median 15 × 15 midgame on the reference machine, so that the budget,
     /// not the clock, usually stops the search and the answer does not depend on the machine's
@@ -356,7 +441,7 @@ mod tests {
         );
         assert_eq!(
             serde_json::to_string(&proven).unwrap(),
-            r#"{"index":4,"score":9,"outcome":"win","plies":1,"exact":true}"#
+            r#"{"index":4,"score":9,"outcome":"win","plies":1,"exact":true,"searched":true}"#
         );
         let classic = MoveScore::new(
             1,
@@ -367,7 +452,7 @@ mod tests {
         );
         assert_eq!(
             serde_json::to_string(&classic).unwrap(),
-            r#"{"index":1,"score":-10,"outcome":"loss","plies":2,"exact":true}"#
+            r#"{"index":1,"score":-10,"outcome":"loss","plies":2,"exact":true,"searched":true}"#
         );
         let estimate = MoveScore::new(
             7,
@@ -378,7 +463,7 @@ mod tests {
         );
         assert_eq!(
             serde_json::to_string(&estimate).unwrap(),
-            r#"{"index":7,"score":0.999,"outcome":"unknown","plies":null,"exact":false}"#
+            r#"{"index":7,"score":0.999,"outcome":"unknown","plies":null,"exact":false,"searched":true}"#
         );
     }
 }

@@ -42,6 +42,7 @@ mod rule;
 mod solved;
 mod solver;
 mod suggest;
+mod tactics;
 
 #[cfg(feature = "serde")]
 pub use analysis::OutcomeOrUnknown;

@@ -393,6 +393,7 @@ fn share_of(limits: &SearchLimits, spent: u64, remaining: usize) -> SearchLimits
     let now = Instant::now();
     SearchLimits {
         all_moves: true,
+        multi_pv: 0,
         max_work: limits
             .max_work
             .map(|work| (work.saturating_sub(spent) / remaining).max(1)),

@@ -77,15 +77,18 @@ impl Suggestion {
 /// ```
 #[must_use]
 pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> Analysis {
-    if position.geometry().is_gravity() {
+    if position.geometry().is_tic_tac_toe() {
+        return super::solved::analyze(position, scoring);
+    }
+    let mut analysis = if position.geometry().is_gravity() {
         super::gravity::analyze_position(position, scoring, limits)
-    } else if position.geometry().is_tic_tac_toe() {
-        super::solved::analyze(position, scoring)
     } else if super::gomoku::applies(position) {
         super::gomoku::analyze(position, scoring, limits)
     } else {
         super::solver::analyze(position, scoring, limits)
-    }
+    };
+    super::tactics::settle(position, &mut analysis, scoring);
+    analysis
 }
 
 /// The expected line of best play starting with `first` (which must be legal): `first`, then each

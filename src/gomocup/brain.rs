@@ -806,6 +806,7 @@ mod tests {
             .map(|index| MoveScore {
                 index,
                 value: Value::Estimate(value(index)),
+                searched: true,
             })
             .collect();
         let analysis = Analysis::from_moves(moves, 1, Some(1));

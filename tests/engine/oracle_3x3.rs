@@ -162,6 +162,7 @@ fn expected_table(moves: &[OracleMove], scoring: Scoring) -> Vec<MoveScore> {
                 outcome: m.outcome,
                 plies: m.plies,
             },
+            searched: true,
         })
         .collect()
 }

@@ -46,6 +46,12 @@ pub struct MoveRequest {
     #[serde(default, deserialize_with = "null_as_default")]
     #[schema(value_type = Option<bool>)]
     pub moves: bool,
+    /// How many of the best moves to list in `top`, best first, each with a value from a search
+    /// of its own (multi-PV), 1..=10 (no `top` when absent or null). The search shares its time
+    /// among them, so a larger count searches each less deeply.
+    #[serde(default)]
+    #[schema(value_type = Option<i32>, minimum = 1, maximum = 10)]
+    pub top: Option<u64>,
     /// Rows of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
     #[serde(default)]
     #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
@@ -108,6 +114,7 @@ impl MoveRequest {
             player: None,
             scoring: Scoring::Depth,
             moves: false,
+            top: None,
             rows: None,
             cols: None,
             k: None,
@@ -147,6 +154,9 @@ impl ToSchema for MoveBody {
     }
 }
 
+/// The most moves `top` may ask for.
+pub const MAX_TOP: usize = 10;
+
 /// A request past the edge: a legal position and settled options.
 #[derive(Clone, Debug)]
 pub struct ValidRequest {
@@ -158,6 +168,8 @@ pub struct ValidRequest {
     pub scoring: Scoring,
     /// Whether to return the move table.
     pub moves: bool,
+    /// How many of the best moves to list, searched each (multi-PV); 0 for none.
+    pub top: usize,
     /// Requested search depth cap.
     pub max_depth: Option<u32>,
     /// Requested time budget.
@@ -179,6 +191,7 @@ impl TryFrom<MoveRequest> for ValidRequest {
         in_range("max_depth", request.max_depth.map(u64::from), 1, int32)?;
         in_range("time_limit_ms", request.time_limit_ms, 1, int32)?;
         in_range("seed", request.seed, 0, i64::MAX as u64)?;
+        in_range("top", request.top, 1, MAX_TOP as u64)?;
         let (cells, style) = parse_board(&request.board)?;
         let geometry = Geometry::new(
             request.rows.unwrap_or(3),
@@ -211,6 +224,7 @@ impl TryFrom<MoveRequest> for ValidRequest {
             style,
             scoring: request.scoring,
             moves: request.moves,
+            top: request.top.unwrap_or(0) as usize,
             max_depth: request.max_depth,
             time_limit_ms: request.time_limit_ms,
             difficulty: request.difficulty,

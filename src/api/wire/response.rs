@@ -149,6 +149,13 @@ pub struct MoveResponse {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = Vec<MoveScore>)]
     pub moves: Option<Vec<MoveEntry>>,
+    /// The best moves, best first, as many as `top` asked for and the search searched (present
+    /// only when `top` was given): the best move, then the others by score. Only searched moves
+    /// are ranked; equal scores go in the engine's order of preference (on gomoku boards its move
+    /// ordering: the patterns a stone makes there for both sides), then nearest the centre.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Vec<MoveScore>)]
+    pub top: Option<Vec<MoveEntry>>,
     /// The board after the move, written the way the request wrote it.
     #[schema(value_type = Board)]
     pub board: RenderedBoard,
@@ -173,12 +180,18 @@ impl MoveResponse {
     pub fn new(
         suggestion: Suggestion,
         moves: bool,
+        top: usize,
         style: &BoardStyle,
         geometry: Geometry,
     ) -> Self {
         let chosen = suggestion.chosen;
         let status = GameStatus::of(suggestion.after.result.as_ref());
         let column = |index| geometry.is_gravity().then(|| geometry.column_of(index));
+        let entry = |score: MoveScore| MoveEntry {
+            score,
+            coordinate: coordinate(geometry, score.index),
+            column: column(score.index),
+        };
         Self {
             index: chosen.index,
             coordinate: coordinate(geometry, chosen.index),
@@ -188,17 +201,10 @@ impl MoveResponse {
             outcome: OutcomeOrUnknown(chosen.value.outcome()),
             plies: chosen.value.plies(),
             exact: chosen.value.is_exact(),
-            moves: moves.then(|| {
-                suggestion
-                    .analysis
-                    .moves
-                    .iter()
-                    .map(|&score| MoveEntry {
-                        score,
-                        coordinate: coordinate(geometry, score.index),
-                        column: column(score.index),
-                    })
-                    .collect()
+            moves: moves.then(|| suggestion.analysis.moves.iter().map(|&m| entry(m)).collect()),
+            top: (top > 0).then(|| {
+                let ranked = suggestion.analysis.ranked(geometry);
+                ranked.into_iter().take(top).map(entry).collect()
             }),
             board: style.render(suggestion.after.cells),
             status,
@@ -225,7 +231,7 @@ impl Serialize for MoveEntry {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
         let value = self.score.value;
-        let mut entry = serializer.serialize_struct("MoveEntry", 7)?;
+        let mut entry = serializer.serialize_struct("MoveEntry", 8)?;
         entry.serialize_field("index", &self.score.index)?;
         if let Some(coordinate) = &self.coordinate {
             entry.serialize_field("coordinate", coordinate)?;
@@ -241,6 +247,7 @@ impl Serialize for MoveEntry {
         entry.serialize_field("outcome", &OutcomeOrUnknown(value.outcome()))?;
         entry.serialize_field("plies", &value.plies())?;
         entry.serialize_field("exact", &value.is_exact())?;
+        entry.serialize_field("searched", &self.score.searched)?;
         entry.end()
     }
 }

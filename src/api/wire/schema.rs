@@ -142,11 +142,20 @@ impl PartialSchema for MoveScore {
                     .schema_type(Type::Boolean)
                     .description(Some("Whether the score is proven.")),
             )
+            .property(
+                "searched",
+                ObjectBuilder::new()
+                    .schema_type(Type::Boolean)
+                    .description(Some(
+                        "Whether the score comes from a search of this move (or a proof). False: the move was not searched (the big-board engine searches only its candidate moves) and the score is a static estimate of the position after it, below every searched move; such moves are never ranked in `top`.",
+                    )),
+            )
             .required("index")
             .required("score")
             .required("outcome")
             .required("plies")
             .required("exact")
+            .required("searched")
             .into()
     }
 }

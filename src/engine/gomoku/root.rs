@@ -64,9 +64,22 @@ const MAX_DEPTH: i32 = 64;
 struct RootMove {
     /// Padded cell.
     at: usize,
-    /// Its value at the last depth it was searched to: exact for the best move, an upper bound for
-    /// the others (they failed low against it), or exact for all in all-moves mode.
+    /// Its value at the last depth it was searched to: exact for the best move (and the first
+    /// [`SearchLimits::multi_pv`] in multi-PV mode), an upper bound for the others (they failed
+    /// low against it), or exact for all in all-moves mode.
     score: i32,
+    /// Whether an iteration searched it (the deadline can stop the first before every move).
+    searched: bool,
+}
+
+/// How many root moves get an open window: all of them for a move table, else the multi-PV
+/// count (at least the best move).
+fn open_moves(limits: &SearchLimits) -> usize {
+    if limits.all_moves {
+        usize::MAX
+    } else {
+        limits.multi_pv.max(1)
+    }
 }
 
 /// Analyses a big-board position (see the module docs of [`super`]).
@@ -93,6 +106,7 @@ pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> 
     let won = vct.find(&mut board, side, VCT_MAX_THREATS);
     budget.spend(vct.nodes());
     let mut cells = root_moves(&board, side);
+    add_candidates(&board, &mut cells, side, limits.multi_pv);
     if let Some(first) = won {
         return threat_win(position, scoring, board, first, budget.nodes());
     }
@@ -104,7 +118,14 @@ pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> 
     budget.spend(vct.nodes() - before);
     let mut table = Table::acquire(Replacement::UnlessDeeper);
     let mut searcher = Searcher::new(board, budget, &WEIGHTS, &mut table);
-    let mut root: Vec<RootMove> = cells.iter().map(|&at| RootMove { at, score: 0 }).collect();
+    let mut root: Vec<RootMove> = cells
+        .iter()
+        .map(|&at| RootMove {
+            at,
+            score: 0,
+            searched: false,
+        })
+        .collect();
     let last_depth = limits
         .max_depth
         .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
@@ -113,7 +134,7 @@ pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> 
         &mut root,
         side,
         last_depth,
-        limits.all_moves,
+        open_moves(limits),
         threatened.then_some(&mut vct),
         &limits.progress,
     );
@@ -124,7 +145,27 @@ pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> 
         .iter()
         .map(|&a| searcher.board.layout().unpadded(a as usize))
         .collect();
+    analysis.preference = preference(&searcher.board, &analysis, side);
     analysis
+}
+
+/// The searched moves in the order the search's move ordering prefers them, which breaks ties
+/// between equal values in [`Analysis::ranked`]: the cell's value for both sides (the patterns
+/// a stone there makes, its own and the ones it stops), then nearest the centre.
+fn preference(board: &Board, analysis: &Analysis, side: Side) -> Vec<usize> {
+    let layout = board.layout();
+    let mut cells: Vec<(std::cmp::Reverse<i32>, usize, usize)> = analysis
+        .moves
+        .iter()
+        .filter(|m| m.searched)
+        .map(|m| {
+            let at = layout.padded(m.index);
+            let value = board.value(at, side) + board.value(at, side.opponent());
+            (std::cmp::Reverse(value), layout.distance_to_centre(at), m.index)
+        })
+        .collect();
+    cells.sort_unstable();
+    cells.into_iter().map(|(_, _, cell)| cell).collect()
 }
 
 /// Iterative deepening from depth 1 to `last_depth` until the budget stops it: the principal
@@ -135,7 +176,7 @@ fn deepen(
     root: &mut [RootMove],
     side: Side,
     last_depth: i32,
-    all_moves: bool,
+    open: usize,
     mut threat_check: Option<&mut Vct>,
     progress: &Progress,
 ) -> (Vec<u16>, i32) {
@@ -147,7 +188,7 @@ fn deepen(
             break;
         }
         searcher.budget.hold(depth == 1);
-        let Some((line, full)) = iterate(searcher, root, depth, side, all_moves) else {
+        let Some((line, full)) = iterate(searcher, root, depth, side, open) else {
             if depth == 1 {
                 // The deadline came before one move was searched: answer with the move the
                 // one-ply evaluation likes best rather than an arbitrary one.
@@ -183,31 +224,44 @@ fn deepen(
     (pv, completed)
 }
 
-/// One iteration at `depth`: every root move searched, the best first (PVS: the others with a
-/// null window, re-searched when they beat it). Returns the principal variation and whether the
-/// iteration finished, or `None` when the budget stopped it before its first move was done. A
-/// move that beats the first one before the stop is kept: it is better at this depth.
+/// One iteration at `depth`: every root move searched, the best first (PVS: the first `open`
+/// with an open window, the others with a null window at the `open`-th best value, re-searched
+/// when they beat it). Returns the principal variation and whether the iteration finished, or
+/// `None` when the budget stopped it before its first move was done. A move that beats the
+/// first one before the stop is kept: it is better at this depth.
 fn iterate(
     searcher: &mut Searcher,
     root: &mut [RootMove],
     depth: i32,
     side: Side,
-    all_moves: bool,
+    open: usize,
 ) -> Option<(Vec<u16>, bool)> {
     let other = side.opponent();
     let mut alpha = -INFINITY;
     let mut best: Option<(usize, Vec<u16>)> = None;
     let mut scores: Vec<Option<i32>> = vec![None; root.len()];
+    // The best `open` scores so far, highest first: a move must beat the last to need a value.
+    let mut leaders: Vec<i32> = Vec::new();
     for i in 0..root.len() {
         let at = root[i].at;
-        searcher.board.play(at, side);
-        let score = if i == 0 || all_moves {
-            let high = if all_moves { INFINITY } else { -alpha };
-            -searcher.negamax(depth - 1, 1, -INFINITY, high, other)
+        let bar = if leaders.len() < open {
+            -INFINITY
         } else {
-            let s = -searcher.negamax(depth - 1, 1, -alpha - 1, -alpha, other);
-            if s > alpha && !searcher.budget.stopped() {
-                -searcher.negamax(depth - 1, 1, -INFINITY, -alpha, other)
+            leaders[leaders.len() - 1]
+        };
+        searcher.board.play(at, side);
+        let score = if i == 0 || open == usize::MAX {
+            let high = if open == usize::MAX { INFINITY } else { -alpha };
+            -searcher.negamax(depth - 1, 1, -INFINITY, high, other)
+        } else if bar == -INFINITY {
+            -searcher.negamax(depth - 1, 1, -INFINITY, INFINITY, other)
+        } else {
+            let s = -searcher.negamax(depth - 1, 1, -bar - 1, -bar, other);
+            if s > bar && !searcher.budget.stopped() {
+                -searcher.negamax(depth - 1, 1, -INFINITY, -bar, other)
+            } else if open > 1 {
+                // A bound no higher than the bar: below every leader's value.
+                s.min(bar - 1)
             } else {
                 s
             }
@@ -217,6 +271,9 @@ fn iterate(
             break;
         }
         scores[i] = Some(score);
+        let rank = leaders.partition_point(|&s| s >= score);
+        leaders.insert(rank, score);
+        leaders.truncate(open.min(root.len()));
         if score > alpha {
             alpha = score;
             let mut line = vec![at as u16];
@@ -226,11 +283,13 @@ fn iterate(
     }
     let (best_index, line) = best?;
     let full = scores.iter().all(Option::is_some);
-    // Searched moves take their new value (an upper bound below the best), the rest keep their
-    // earlier one but stay below the best; the best goes first, then the others by value.
+    // Searched moves take their new value (an upper bound below the best for those that failed
+    // low), the rest keep their earlier one but stay below the best; the best goes first, then
+    // the others by value.
     for (i, (m, s)) in root.iter_mut().zip(&scores).enumerate() {
-        if let Some(s) = s {
-            m.score = *s;
+        if let Some(s) = *s {
+            m.score = s;
+            m.searched = true;
         }
         if i != best_index {
             m.score = m.score.min(alpha - 1);
@@ -403,6 +462,7 @@ fn threat_win(
     let root = [RootMove {
         at: first,
         score: WIN - MAX_PLY as i32,
+        searched: true,
     }];
     let moves = score_moves(&mut board, &root, side, scoring, position);
     let mut analysis = Analysis::from_moves(moves, nodes, Some(1));
@@ -436,8 +496,26 @@ fn root_moves(board: &Board, side: Side) -> Vec<usize> {
     }
 }
 
+/// Adds root candidates up to `wanted` when there are fewer (multi-PV asks for more moves than
+/// the root has, as on a board with one stone): the empty cells nearest the centre that `side`
+/// may play.
+fn add_candidates(board: &Board, cells: &mut Vec<usize>, side: Side, wanted: usize) {
+    if cells.len() >= wanted {
+        return;
+    }
+    let layout = board.layout();
+    let mut more: Vec<usize> = board
+        .playable()
+        .iter()
+        .map(|&a| a as usize)
+        .filter(|&a| board.is_empty(a) && !cells.contains(&a) && !board.is_forbidden(a, side))
+        .collect();
+    more.sort_by_key(|&a| layout.distance_to_centre(a));
+    cells.extend(more.into_iter().take(wanted - cells.len()));
+}
+
 /// Every legal move with its value: the searched ones their search value, the others a one-ply
-/// static estimate kept below every searched move.
+/// static estimate kept below every searched move and marked as not searched.
 fn score_moves(
     board: &mut Board,
     root: &[RootMove],
@@ -452,17 +530,18 @@ fn score_moves(
         .into_iter()
         .map(|cell| {
             let at = board.layout().padded(cell);
-            let value = match root.iter().find(|m| m.at == at) {
-                Some(m) => m.score,
-                None => one_ply(board, at, side).min(floor - 1),
+            let (value, searched) = match root.iter().find(|m| m.at == at) {
+                Some(m) => (m.score, m.searched),
+                None => (one_ply(board, at, side).min(floor - 1), false),
             };
-            MoveScore::new(
+            let entry = MoveScore::new(
                 cell,
                 Evaluation::Heuristic(estimate(value)),
                 scoring,
                 position.geometry(),
                 position.empty_count(),
-            )
+            );
+            if searched { entry } else { entry.unsearched() }
         })
         .collect()
 }

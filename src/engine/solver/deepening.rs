@@ -159,7 +159,7 @@ fn iterate(
         }
         if draw_proof && depth > SHALLOW_DEPTH {
             draw_proof = false;
-            if let Some(draw) = prove_draw(iterations.search, geometry, root, limits.all_moves) {
+            if let Some(draw) = prove_draw(iterations.search, geometry, root, limits.every_move()) {
                 return (draw_results(root, &draw), empties);
             }
             if iterations.search.budget.stopped() {
@@ -167,7 +167,7 @@ fn iterate(
             }
         }
         let full_depth = depth == empties;
-        let iteration = if limits.all_moves {
+        let iteration = if limits.every_move() {
             iterations.iterate_all_moves(&results, depth, full_depth)
         } else if full_depth {
             iterations.prove_best_move(&results, depth)
