@@ -302,7 +302,6 @@ impl Analysis {
             .collect()
     }
 
-
     /// The best move.
     #[must_use]
     pub fn best_move(&self) -> &MoveScore {

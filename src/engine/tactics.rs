@@ -97,7 +97,10 @@ impl Scratch {
     /// The cell `steps` steps from `at` in `direction`, if on the board.
     fn step(&self, at: usize, (dr, dc): (isize, isize), steps: isize) -> Option<usize> {
         let cols = self.cols() as isize;
-        let (r, c) = (at as isize / cols + dr * steps, at as isize % cols + dc * steps);
+        let (r, c) = (
+            at as isize / cols + dr * steps,
+            at as isize % cols + dc * steps,
+        );
         let inside = r >= 0 && c >= 0 && r < self.geometry.rows() as isize && c < cols;
         inside.then(|| (r * cols + c) as usize)
     }
@@ -257,7 +260,8 @@ impl Lookout {
         let opponent = mover.opponent();
         let geometry = board.geometry;
         let k = geometry.k();
-        let count = |line: &[usize], p: Player| line.iter().filter(|&&c| board.cells[c] == Some(p)).count();
+        let count =
+            |line: &[usize], p: Player| line.iter().filter(|&&c| board.cells[c] == Some(p)).count();
         let mut open_to_mover = 0;
         let mut open_to_opponent = 0;
         let mut open_to_opponent_through = vec![0; board.cells.len()];
@@ -312,8 +316,8 @@ impl Lookout {
         if !opponent_wins.is_empty() {
             return Some(Verdict::Loss(2));
         }
-        let dead = self.open_to_mover == 0
-            && self.open_to_opponent == self.open_to_opponent_through[at];
+        let dead =
+            self.open_to_mover == 0 && self.open_to_opponent == self.open_to_opponent_through[at];
         if dead || !board.cells.iter().any(Option::is_none) {
             return Some(Verdict::Draw);
         }
@@ -328,7 +332,12 @@ impl Lookout {
     /// With the mover's stone on `at` and the opponent to move, no win at once for either side
     /// but `mover_wins` for the mover: whether the opponent has a move after which it wins
     /// whatever the mover does.
-    fn opponent_breaks_through(&self, board: &mut Scratch, at: usize, mover_wins: &[usize]) -> bool {
+    fn opponent_breaks_through(
+        &self,
+        board: &mut Scratch,
+        at: usize,
+        mover_wins: &[usize],
+    ) -> bool {
         let opponent = self.mover.opponent();
         let mut candidates: Vec<usize> = self
             .four_windows
@@ -348,7 +357,9 @@ impl Lookout {
             board.cells[reply] = Some(opponent);
             let threats = board.wins_after_own(opponent, &[], reply);
             let broken = !threats.is_empty()
-                && board.wins_after_other(self.mover, mover_wins, reply).is_empty()
+                && board
+                    .wins_after_other(self.mover, mover_wins, reply)
+                    .is_empty()
                 && board.unstoppable(opponent, &threats);
             board.cells[reply] = None;
             broken && board.legal(reply, opponent)

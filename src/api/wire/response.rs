@@ -201,7 +201,14 @@ impl MoveResponse {
             outcome: OutcomeOrUnknown(chosen.value.outcome()),
             plies: chosen.value.plies(),
             exact: chosen.value.is_exact(),
-            moves: moves.then(|| suggestion.analysis.moves.iter().map(|&m| entry(m)).collect()),
+            moves: moves.then(|| {
+                suggestion
+                    .analysis
+                    .moves
+                    .iter()
+                    .map(|&m| entry(m))
+                    .collect()
+            }),
             top: (top > 0).then(|| {
                 let ranked = suggestion.analysis.ranked(geometry);
                 ranked.into_iter().take(top).map(entry).collect()

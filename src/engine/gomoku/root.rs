@@ -161,7 +161,11 @@ fn preference(board: &Board, analysis: &Analysis, side: Side) -> Vec<usize> {
         .map(|m| {
             let at = layout.padded(m.index);
             let value = board.value(at, side) + board.value(at, side.opponent());
-            (std::cmp::Reverse(value), layout.distance_to_centre(at), m.index)
+            (
+                std::cmp::Reverse(value),
+                layout.distance_to_centre(at),
+                m.index,
+            )
         })
         .collect();
     cells.sort_unstable();
