@@ -362,11 +362,12 @@
     });
   }
 
-  // The best few moves of the analysis, best first (ties in index order), each with its heat
-  // level from 1 (coolest) to 5 (the best score).
+  // The best few moves of the analysis as the server ranks them (`top`: searched moves only, best
+  // first, ties in the engine's order of preference), each with its heat level from 1 (coolest)
+  // to 5 (the best score). A move the search did not reach is never shaded.
   function topMoves() {
-    const moves = game.analysis.moves.filter((m) => game.cells[m.index] === null)
-      .slice().sort((a, b) => b.score - a.score || a.index - b.index).slice(0, TOP_MOVES);
+    const moves = (game.analysis.top || [])
+      .filter((m) => m.searched !== false && game.cells[m.index] === null).slice(0, TOP_MOVES);
     if (moves.length === 0) return [];
     const hi = moves[0].score, lo = moves[moves.length - 1].score;
     return moves.map((m, rank) => ({ ...m, rank: rank + 1, heat: hi === lo ? 5 : 1 + Math.round((4 * (m.score - lo)) / (hi - lo)) }));
@@ -894,7 +895,6 @@
     const body = { moves: game.moves.slice(), rows: game.rows, cols: game.cols, k: game.k };
     if (game.gravity) body.gravity = true;
     if (takesRule(game)) body.rule = game.rule;
-    if (game.rows !== 3 || game.cols !== 3 || game.k !== 3) body.time_limit_ms = 3000;
     reviewEl.hidden = false;
     $('review-sentence').textContent = 'Reviewing the game\u2026';
     try {
@@ -940,14 +940,16 @@
     }
     const points = review.moves.map((m, i) => `${x(i).toFixed(1)},${y(m.value_for_x).toFixed(1)}`).join(' ');
     svg('polyline', { class: 'curve', points }, reviewChart);
+    // A point whose value is an estimate is drawn hollow and dashed: only proven values sit on
+    // the "X wins", "draw" and "O wins" lines as results.
     review.moves.forEach((m, i) => {
       const c = svg('circle', {
-        class: `point ${m.label}`, cx: x(i).toFixed(1), cy: y(m.value_for_x).toFixed(1), r: m.label === 'blunder' ? 6 : 4,
+        class: `point ${m.label}${m.outcome === 'unknown' ? ' estimate' : ''}`, cx: x(i).toFixed(1), cy: y(m.value_for_x).toFixed(1), r: m.label === 'blunder' ? 6 : 4,
         tabindex: 0, role: 'button', 'data-number': m.number, 'data-label': m.label,
         'aria-label': `Move ${m.number}: ${m.player} played ${shortName(m.cell)}, ${m.label}`,
       }, reviewChart);
       const title = svg('title', {}, c);
-      title.textContent = `Move ${m.number}: ${m.player} ${shortName(m.cell)} (${m.label})`;
+      title.textContent = `Move ${m.number}: ${m.player} ${shortName(m.cell)} (${m.label}${m.outcome === 'unknown' ? ', estimated' : ''})`;
     });
   }
 
@@ -1004,10 +1006,11 @@
         player: game.human,
         difficulty: 'perfect',
         moves: true,
+        top: TOP_MOVES,
       }, controller);
       if (game.analysisRequest !== controller) return;
       game.analysisRequest = null;
-      game.analysis = { key, moves: answer.moves || [], pv: Array.isArray(answer.pv) ? answer.pv : [answer.index] };
+      game.analysis = { key, moves: answer.moves || [], top: answer.top || [], pv: Array.isArray(answer.pv) ? answer.pv : [answer.index] };
       render();
     } catch (err) {
       if (game.analysisRequest !== controller) return;

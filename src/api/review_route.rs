@@ -67,8 +67,11 @@ pub struct ReviewRequest {
     #[schema(value_type = Option<i32>, minimum = 1)]
     pub max_depth: Option<u32>,
     /// Time budget for the whole game in milliseconds (larger boards), capped by the server
-    /// like `POST /v1/move`'s. Each position gets an equal share of what is left: the remaining
-    /// time (and work budget) divided by the positions still to review. 3 × 3 games need none.
+    /// like `POST /v1/move`'s; by default 200 ms a move of the game. A first pass gives every
+    /// position an equal share of seven tenths of it (of what is left, divided by the positions
+    /// still to review); the rest searches again the positions whose labels hang on estimates
+    /// (moves labelled `mistake` or `blunder`, and large swings of the chart). 3 × 3 games need
+    /// none.
     #[serde(default)]
     #[schema(value_type = Option<i32>, minimum = 1)]
     pub time_limit_ms: Option<u64>,
@@ -409,10 +412,17 @@ pub(crate) async fn review_bounded(
     .await
 }
 
+/// The default budget of a review, per position searched: a review's labels are as good as
+/// each position's search, so a longer game gets a longer review (up to the server's cap).
+pub const POSITION_TIME_MS: u64 = 200;
+
+/// The whole game's time limit: the request's, else [`POSITION_TIME_MS`] a position; capped by
+/// the server like a move's.
 fn time_limit_ms(request: &ValidReview, settings: &Settings) -> u64 {
+    let positions = request.game.moves().len() as u64;
     request
         .time_limit_ms
-        .unwrap_or(settings.default_time_limit_ms)
+        .unwrap_or(POSITION_TIME_MS.saturating_mul(positions))
         .clamp(1, settings.max_time_limit_ms)
 }
 

@@ -32,6 +32,16 @@ pub const INACCURACY_COST: f64 = 0.15;
 /// On the estimate scale, a cost below this (and at least [`INACCURACY_COST`]) is a `mistake`;
 /// anything more is a `blunder`.
 pub const MISTAKE_COST: f64 = 0.35;
+/// The share of the budget, in tenths, that the first pass over every position gets; the rest
+/// re-searches the positions whose labels hang on estimates.
+const FIRST_PASS_TENTHS: u32 = 7;
+/// Most positions searched again.
+const MAX_RESEARCHES: usize = 8;
+/// A change of the chart's value (from X's view) larger than this from one move to the next is
+/// a swing worth a second look.
+const SWING: f64 = 0.5;
+/// Estimates beyond this are wins or losses the search found but did not prove.
+const FOUND: f64 = 0.9;
 
 /// A game: its board, the side that moved first and its moves in play order, each legal when it
 /// was played, none after the game ended.
@@ -242,6 +252,15 @@ impl Label {
     /// ```
     #[must_use]
     pub fn of(best: Value, played: Value) -> Self {
+        // A proven loss where the best move is not known to lose (a move that lets the opponent
+        // win at once, when another does not) throws the game away, whatever the estimate says.
+        let best_holds = match best {
+            Value::Estimate(h) => h > -FOUND,
+            Value::Proven { outcome, .. } => outcome != Outcome::Loss,
+        };
+        if played.outcome() == Some(Outcome::Loss) && best_holds {
+            return Self::Blunder;
+        }
         if let (Some(best_outcome), Some(played_outcome)) = (best.outcome(), played.outcome()) {
             return if rank(played_outcome) < rank(best_outcome) {
                 Self::Blunder
@@ -345,9 +364,14 @@ pub struct Review {
     pub sentence: String,
 }
 
-/// Reviews `game` within `limits`, one budget for the whole game: each position that needs a
-/// search gets an equal share of what is left of the work budget and of the time to the deadline
-/// (the remaining budget divided by the positions still to search). 3 × 3 games are table lookups.
+/// Reviews `game` within `limits`, one budget for the whole game, in two passes. The first
+/// gives every position that needs a search an equal share of seven tenths of the work budget
+/// and of the time to the deadline (of what is left, divided by the positions still to search).
+/// The second searches again, with the rest, the positions whose labels hang on estimates: the
+/// moves labelled `mistake` or `blunder`, and the moves after which the chart swings by more
+/// than half its height, the costliest first, at most eight; their labels come from the deeper
+/// search. A move the first pass chose itself is never labelled worse than `good` unless its
+/// value is proven. 3 × 3 games are table lookups.
 ///
 /// ```
 /// use minimax_move::engine::{review, Game, Geometry, Label, Player, SearchLimits};
@@ -359,19 +383,28 @@ pub struct Review {
 #[must_use]
 pub fn review(game: &Game, limits: &SearchLimits) -> Review {
     let mut moves = Vec::with_capacity(game.moves.len());
+    let mut first_choices = Vec::with_capacity(game.moves.len());
     let mut nodes = 0;
     let count = game.positions.len();
+    let first_pass = scaled(limits, FIRST_PASS_TENTHS);
     for (i, (position, &cell)) in game.positions.iter().zip(&game.moves).enumerate() {
-        let share = share_of(limits, nodes, count - i);
+        let share = share_of(&first_pass, nodes, count - i);
         let analysis = analyze(position, Scoring::Depth, &share);
         nodes += analysis.nodes;
+        first_choices.push(analysis.best);
         moves.push(reviewed(i + 1, position, cell, &analysis));
         if limits.cancel.is_cancelled() {
             break;
         }
     }
+    nodes += research(game, limits, &mut moves, nodes);
+    for (m, &choice) in moves.iter_mut().zip(&first_choices) {
+        if m.cell == choice && !m.value.is_exact() {
+            m.label = m.label.min(Label::Good);
+        }
+    }
     let summary = [Player::X, Player::O].map(|player| summarize(player, &moves));
-    let turning_point = turning_point(&moves);
+    let turning_point = turning_point(&moves, game.result());
     let exact = moves
         .iter()
         .all(|m| m.value.is_exact() && m.best_value.is_exact());
@@ -383,6 +416,48 @@ pub fn review(game: &Game, limits: &SearchLimits) -> Review {
         exact,
         nodes,
         sentence,
+    }
+}
+
+/// The second pass of [`review`]: the positions whose labels hang on estimates searched again
+/// with what is left of `limits` after `spent`. Returns the nodes it searched.
+fn research(game: &Game, limits: &SearchLimits, moves: &mut [ReviewedMove], spent: u64) -> u64 {
+    if limits.cancel.is_cancelled() {
+        return 0;
+    }
+    let mut wanted: Vec<usize> = (0..moves.len())
+        .filter(|&i| {
+            let m = &moves[i];
+            let proven = m.value.is_exact() && m.best_value.is_exact();
+            let swing = i > 0 && (m.value_for_x - moves[i - 1].value_for_x).abs() > SWING;
+            !proven && (m.label >= Label::Mistake || swing)
+        })
+        .collect();
+    wanted.sort_by(|&a, &b| moves[b].cost.total_cmp(&moves[a].cost).then(a.cmp(&b)));
+    wanted.truncate(MAX_RESEARCHES);
+    let mut nodes = 0;
+    for (j, &i) in wanted.iter().enumerate() {
+        let share = share_of(limits, spent + nodes, wanted.len() - j);
+        let position = &game.positions[i];
+        let analysis = analyze(position, Scoring::Depth, &share);
+        nodes += analysis.nodes;
+        moves[i] = reviewed(i + 1, position, game.moves[i], &analysis);
+        if limits.cancel.is_cancelled() {
+            break;
+        }
+    }
+    nodes
+}
+
+/// `limits` with `tenths` tenths of its work budget and of the time left to its deadline.
+fn scaled(limits: &SearchLimits, tenths: u32) -> SearchLimits {
+    let now = Instant::now();
+    SearchLimits {
+        max_work: limits.max_work.map(|work| work / 10 * u64::from(tenths)),
+        deadline: limits
+            .deadline
+            .map(|deadline| now + deadline.saturating_duration_since(now) * tenths / 10),
+        ..limits.clone()
     }
 }
 
@@ -469,15 +544,16 @@ fn summarize(player: Player, moves: &[ReviewedMove]) -> PlayerSummary {
     }
 }
 
-fn turning_point(moves: &[ReviewedMove]) -> Option<usize> {
-    if let Some(blunder) = moves.iter().find(|m| m.label == Label::Blunder) {
+/// The move where the game turned: the first `blunder`, else the move of the largest positive
+/// cost; in a decided game, a move of the side that lost.
+fn turning_point(moves: &[ReviewedMove], result: Option<&GameResult>) -> Option<usize> {
+    let loser = result.and_then(|r| r.winner).map(Player::opponent);
+    let candidates = || moves.iter().filter(|m| loser.is_none_or(|p| m.player == p));
+    if let Some(blunder) = candidates().find(|m| m.label == Label::Blunder) {
         return Some(blunder.number);
     }
     let mut worst: Option<&ReviewedMove> = None;
-    for m in moves
-        .iter()
-        .filter(|m| m.label != Label::Best && m.cost > 0.0)
-    {
+    for m in candidates().filter(|m| m.label != Label::Best && m.cost > 0.0) {
         if worst.is_none_or(|w| m.cost > w.cost) {
             worst = Some(m);
         }

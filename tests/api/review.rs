@@ -140,7 +140,8 @@ async fn labels_of_random_games_agree_with_a_plain_minimax() {
         assert_eq!(reviewed.len(), moves.len(), "game {game}: {body}");
         let mut board = [b'.'; 9];
         let mut mark = first;
-        let mut first_blunder = None;
+        // The first blunder of each side, X's then O's.
+        let mut first_blunder = [None, None];
         for (i, &cell) in moves.iter().enumerate() {
             let (best, best_score, played, label) = expected_move(&mut board, cell, mark);
             let m = &reviewed[i];
@@ -156,13 +157,20 @@ async fn labels_of_random_games_agree_with_a_plain_minimax() {
             assert_eq!(m["score"], played, "{context}");
             assert_eq!(m["cost"], f64::from(best_score - played), "{context}");
             assert_eq!(m["exact"], true, "{context}");
-            if label == "blunder" && first_blunder.is_none() {
-                first_blunder = Some(i + 1);
+            let side = usize::from(mark == b'O');
+            if label == "blunder" && first_blunder[side].is_none() {
+                first_blunder[side] = Some(i + 1);
             }
             board[cell] = mark;
             mark = if mark == b'X' { b'O' } else { b'X' };
         }
-        if let Some(number) = first_blunder {
+        // In a decided game the turning point is the loser's first blunder; else the first.
+        let loser = [b'O', b'X'].iter().position(|&w| won(&board, w));
+        let expected = match loser {
+            Some(side) => first_blunder[side],
+            None => first_blunder.iter().flatten().min().copied(),
+        };
+        if let Some(number) = expected {
             assert_eq!(review["turning_point"], number, "game {game}: {body}");
         }
         for summary in review["summary"].as_array().unwrap() {
