@@ -25,9 +25,9 @@ static TABLE: OnceLock<SolvedTable> = OnceLock::new();
 /// every `k` and every rule, the move-ordering lookup of the gomoku weights, the winning lines of
 /// the usual gomoku boards (15 × 15 and 20 × 20), and one transposition table, left in the pool
 /// for the first search to borrow. Each front door calls it before it answers: the server before
-/// `/readyz` says ready, the Gomocup brain before it reads its first command. It takes about a
-/// tenth of a second in a release build (docs/performance.md, "Start-up"); later calls return at
-/// once.
+/// `/readyz` says ready, the Gomocup brain before it reads its first command. It takes a
+/// fraction of a second in a release build (docs/performance.md, "Start-up and the first
+/// move"); later calls return at once.
 ///
 /// ```
 /// minimax_move::engine::warm_up();
