@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use minimax_move::api::{AppState, app, metrics, openapi_yaml};
 use minimax_move::config::{Command, Config};
-use minimax_move::{engine, gomocup, healthcheck, server, telemetry};
+use minimax_move::{gomocup, healthcheck, server, telemetry};
 
 fn main() -> ExitCode {
     let config = Config::parse();
@@ -60,9 +60,10 @@ async fn serve(config: &Config) -> ExitCode {
     metrics::spawn_upkeep();
     let warming = state.clone();
     tokio::task::spawn_blocking(move || {
-        engine::warm_up();
-        warming.mark_ready();
-        tracing::info!("3x3 table built; ready");
+        let started = std::time::Instant::now();
+        warming.warm_up();
+        let warm_up_ms = started.elapsed().as_millis();
+        tracing::info!(warm_up_ms, "engine tables built; ready");
     });
     let draining = state.clone();
     let shutdown = async move {

@@ -118,7 +118,8 @@ impl Drop for SearchSlot {
 }
 
 impl AppState {
-    /// State that is not ready yet: call [`AppState::mark_ready`] once the 3 × 3 table is built.
+    /// State that is not ready yet: call [`AppState::warm_up`], which marks it ready once the
+    /// engine's tables are built.
     #[must_use]
     pub fn new(settings: Settings) -> Self {
         let searches = Arc::new(Semaphore::new(settings.max_searches.max(1)));
@@ -132,13 +133,20 @@ impl AppState {
         }
     }
 
-    /// Builds the 3 × 3 table now and returns ready state; for tests and tools.
+    /// Builds the engine's tables now and returns ready state; for tests and tools.
     #[must_use]
     pub fn ready(settings: Settings) -> Self {
-        crate::engine::warm_up();
         let state = Self::new(settings);
-        state.mark_ready();
+        state.warm_up();
         state
+    }
+
+    /// Builds everything the engine would otherwise build on a first search's clock
+    /// ([`engine::warm_up`](crate::engine::warm_up)), then marks the service ready. Blocking:
+    /// the server runs it on the blocking pool while it already answers `/healthz`.
+    pub fn warm_up(&self) {
+        crate::engine::warm_up();
+        self.mark_ready();
     }
 
     /// The settings.

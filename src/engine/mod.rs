@@ -64,5 +64,5 @@ pub use review::{
     PlayerSummary, Review, ReviewedMove, review,
 };
 pub use rule::Rule;
-pub use solved::warm_up;
+pub use solved::{warm_up, warmed_up};
 pub use suggest::{SuggestOptions, Suggestion, analyze, principal_variation, suggest};

@@ -2,6 +2,8 @@
 
 use std::sync::OnceLock;
 
+use super::core::table::{Replacement, Table};
+use super::gomoku;
 use super::{Analysis, Evaluation, Geometry, MoveScore, Player, Position, Scoring};
 
 const CELLS: usize = 9;
@@ -18,9 +20,38 @@ struct SolvedTable {
 
 static TABLE: OnceLock<SolvedTable> = OnceLock::new();
 
-/// Builds the table if it is not built yet (a few milliseconds), so the first request does not pay.
+/// Builds, if not built yet, everything the engine would otherwise build inside the first search
+/// that needs it, on that search's clock: the solved 3 × 3 table, the gomoku pattern tables of
+/// every `k` and every rule, the move-ordering lookup of the gomoku weights, the winning lines of
+/// the usual gomoku boards (15 × 15 and 20 × 20), and one transposition table, left in the pool
+/// for the first search to borrow. Each front door calls it before it answers: the server before
+/// `/readyz` says ready, the Gomocup brain before it reads its first command. It takes a
+/// fraction of a second in a release build (docs/performance.md, "Start-up and the first
+/// move"); later calls return at once.
+///
+/// ```
+/// minimax_move::engine::warm_up();
+/// assert!(minimax_move::engine::warmed_up());
+/// ```
 pub fn warm_up() {
     table();
+    gomoku::PatternTable::build_all();
+    gomoku::WEIGHTS.combos();
+    for size in [15, 20] {
+        if let Ok(geometry) = Geometry::new(size, size, 5) {
+            let _ = geometry.line_list();
+        }
+    }
+    drop(Table::acquire(Replacement::UnlessDeeper));
+}
+
+/// Whether every table that [`warm_up`] builds once for the life of the process is built, so
+/// that no search has one to build on its clock.
+#[must_use]
+pub fn warmed_up() -> bool {
+    TABLE.get().is_some()
+        && gomoku::PatternTable::all_built()
+        && gomoku::WEIGHTS.combos.get().is_some()
 }
 
 fn table() -> &'static SolvedTable {

@@ -1,8 +1,11 @@
 //! Probes, request ids and the API's own documents.
 
+use std::process::Command;
+
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use minimax_move::api::{AppState, Settings};
+use minimax_move::engine;
 
 use crate::helpers::{SEED_BOARD, TestApp};
 
@@ -10,6 +13,62 @@ use crate::helpers::{SEED_BOARD, TestApp};
 async fn healthz_answers_200() {
     let response = TestApp::new().get("/healthz").await;
     assert_eq!(response.ok_json("healthz")["status"], "ok");
+}
+
+/// Set in the process [`rerun_alone`] starts.
+const ALONE: &str = "MINIMAX_MOVE_TEST_ALONE";
+
+/// Runs the test named `test` (its path in this binary) again, alone, in a new process of this
+/// test binary, where no other test has built anything yet, and checks that it passed there.
+/// Returns true in the parent, which has nothing more to do, and false in that new process,
+/// which goes on with the test.
+pub fn rerun_alone(test: &str) -> bool {
+    if std::env::var_os(ALONE).is_some() {
+        return false;
+    }
+    let output = Command::new(std::env::current_exe().expect("the test binary's path"))
+        .args([test, "--exact", "--test-threads=1"])
+        .env(ALONE, "1")
+        .output()
+        .expect("the test binary runs again");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success() && stdout.contains("test result: ok. 1 passed"),
+        "{test} alone in a new process: {}\n{stdout}\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    true
+}
+
+#[test]
+fn readyz_says_ready_only_once_every_engine_table_is_built() {
+    if rerun_alone("operations::readyz_says_ready_only_once_every_engine_table_is_built") {
+        return;
+    }
+    assert!(!engine::warmed_up(), "a new process has built nothing yet");
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    runtime.block_on(async {
+        let state = AppState::new(Settings::default());
+        let app = TestApp::with_state(state.clone());
+        // As `main` does: the warm-up on the blocking pool while the router already answers.
+        let warming = state.clone();
+        let warm_up = tokio::task::spawn_blocking(move || warming.warm_up());
+        loop {
+            let response = app.get("/readyz").await;
+            if response.status == StatusCode::OK {
+                assert!(engine::warmed_up(), "ready before the tables are built");
+                break;
+            }
+            response.problem(StatusCode::SERVICE_UNAVAILABLE, "not_ready", "warming up");
+            tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+        }
+        warm_up.await.expect("the warm-up ends");
+    });
 }
 
 #[tokio::test]

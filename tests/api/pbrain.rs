@@ -102,6 +102,55 @@ impl Drop for Brain {
     }
 }
 
+/// Output that notes, at each write, whether the engine's tables are built.
+struct NotingWarmth {
+    written: Vec<u8>,
+    warm_at_each_write: Vec<bool>,
+}
+
+impl Write for NotingWarmth {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.warm_at_each_write
+            .push(minimax_move::engine::warmed_up());
+        self.written.extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn the_engine_tables_are_built_before_the_first_start_is_answered() {
+    if crate::operations::rerun_alone(
+        "pbrain::the_engine_tables_are_built_before_the_first_start_is_answered",
+    ) {
+        return;
+    }
+    assert!(
+        !minimax_move::engine::warmed_up(),
+        "a new process has built nothing yet"
+    );
+    let mut output = NotingWarmth {
+        written: Vec::new(),
+        warm_at_each_write: Vec::new(),
+    };
+    // The brain's own loop, as `minimax-move pbrain` runs it on stdin and stdout.
+    minimax_move::gomocup::run(
+        "START 15\nINFO rule 1\n".as_bytes(),
+        &mut output,
+        minimax_move::gomocup::BrainOptions::default(),
+    )
+    .expect("no I/O error");
+    assert_eq!(String::from_utf8_lossy(&output.written), "OK\n");
+    assert!(
+        output.warm_at_each_write.iter().all(|&warm| warm) && !output.warm_at_each_write.is_empty(),
+        "{:?}",
+        output.warm_at_each_write
+    );
+}
+
 #[test]
 fn plays_a_game_over_the_gomocup_protocol_and_ends_on_end() {
     let mut brain = Brain::start();

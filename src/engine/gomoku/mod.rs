@@ -39,6 +39,8 @@ use crate::engine::{Geometry, Position};
 
 pub use root::analyze;
 
+pub use {eval::WEIGHTS, pattern::PatternTable};
+
 /// Boards with fewer cells keep the exhaustive solver, which proves them.
 pub const MIN_CELLS: usize = 100;
 

@@ -108,24 +108,52 @@ pub struct PatternTable {
 }
 
 impl PatternTable {
-    /// The table for `k` under `rule` (built on first use, then shared). Rules other than
-    /// freestyle exist for `k = 5` only (see [`Geometry::with_rule`](crate::engine::Geometry)).
+    /// The table for `k` under `rule` (built on first use, then shared; [`PatternTable::build_all`]
+    /// builds them all ahead of the first search). Rules other than freestyle exist for `k = 5`
+    /// only (see [`Geometry::with_rule`](crate::engine::Geometry)).
     ///
     /// # Panics
     /// If `k` is outside [`MIN_K`]`..=`[`MAX_K`].
     pub fn for_rule(k: usize, rule: Rule) -> &'static Self {
+        Self::slot(k, rule).get_or_init(|| Self::build(k, rule))
+    }
+
+    /// Builds every table a search can ask for: each `k` in freestyle, and each other rule's
+    /// for `k = 5`.
+    pub fn build_all() {
+        for (k, rule) in Self::kinds() {
+            Self::for_rule(k, rule);
+        }
+    }
+
+    /// Whether every table [`PatternTable::build_all`] builds is built.
+    pub fn all_built() -> bool {
+        Self::kinds().all(|(k, rule)| Self::slot(k, rule).get().is_some())
+    }
+
+    /// Every `k` and rule with a table of its own.
+    fn kinds() -> impl Iterator<Item = (usize, Rule)> {
+        let freestyle = (MIN_K..=MAX_K).map(|k| (k, Rule::Freestyle));
+        let rules = Rule::ALL
+            .into_iter()
+            .filter(|&rule| rule != Rule::Freestyle)
+            .map(|rule| (5, rule));
+        freestyle.chain(rules)
+    }
+
+    /// Where the table for `k` under `rule` is kept.
+    fn slot(k: usize, rule: Rule) -> &'static OnceLock<Self> {
         static TABLES: [OnceLock<PatternTable>; MAX_K - MIN_K + 1] =
             [OnceLock::new(), OnceLock::new(), OnceLock::new()];
         static RULES: [OnceLock<PatternTable>; 3] =
             [OnceLock::new(), OnceLock::new(), OnceLock::new()];
         assert!((MIN_K..=MAX_K).contains(&k), "no pattern table for k = {k}");
-        let slot = match rule {
-            Rule::Freestyle => return TABLES[k - MIN_K].get_or_init(|| Self::build(k, rule)),
-            Rule::Standard => 0,
-            Rule::Renju => 1,
-            Rule::Caro => 2,
-        };
-        RULES[slot].get_or_init(|| Self::build(k, rule))
+        match rule {
+            Rule::Freestyle => &TABLES[k - MIN_K],
+            Rule::Standard => &RULES[0],
+            Rule::Renju => &RULES[1],
+            Rule::Caro => &RULES[2],
+        }
     }
 
     /// The freestyle table for `k`.
@@ -154,15 +182,26 @@ impl PatternTable {
     }
 
     fn build(k: usize, rule: Rule) -> Self {
+        Self::build_with(k, rule, true)
+    }
+
+    /// Builds the table; with `cut`, each key's line is first cut at the first opponent stone
+    /// or wall on each side of the centre (see [`Shape::cut`]), so the many keys that differ
+    /// only beyond it share one memoised line.
+    fn build_with(k: usize, rule: Rule, cut: bool) -> Self {
         let reach = if rule == Rule::Freestyle { k - 1 } else { k };
         let neighbours = 2 * reach;
         let length = neighbours + 1;
         let mut patterns = vec![[Pattern::None; 2]; 1 << (2 * neighbours)];
         let mut line = vec![0u8; length];
         for (side, player) in [Player::X, Player::O].into_iter().enumerate() {
-            let five = FiveRule {
-                exact: rule.exact(player),
-                caro: rule == Rule::Caro,
+            let shape = Shape {
+                k,
+                five: FiveRule {
+                    exact: rule.exact(player),
+                    caro: rule == Rule::Caro,
+                },
+                centre: reach,
             };
             let own = [BLACK, WHITE][side];
             let mut memo = vec![u8::MAX; 4usize.pow(length as u32)];
@@ -177,11 +216,9 @@ impl PatternTable {
                     };
                 }
                 line[reach] = LINE_OWN;
-                let shape = Shape {
-                    k,
-                    five,
-                    centre: reach,
-                };
+                if cut {
+                    shape.cut(&mut line);
+                }
                 entry[side] = shape.level(&mut line, &mut memo);
             }
         }
@@ -203,6 +240,22 @@ struct Shape {
 }
 
 impl Shape {
+    /// Walls off everything beyond the first opponent stone or wall on each side of the centre,
+    /// which keeps the line's pattern. A five through the centre holds own stones only, so it
+    /// ends before that blocker, and the rule reads at most the cell just beyond a five: the
+    /// blocker itself, which stays. Stones added beyond the blocker, in [`Shape::level`]'s
+    /// recursion, change nothing either, and a line's pattern is never below a
+    /// [`demoted`](Pattern::demoted) copy of itself, so dropping those cells keeps the maximum.
+    fn cut(&self, line: &mut [u8]) {
+        let blocked = |c: &u8| *c == LINE_OPPONENT || *c == LINE_WALL;
+        if let Some(b) = line[..self.centre].iter().rposition(blocked) {
+            line[..b].fill(LINE_WALL);
+        }
+        if let Some(b) = line[self.centre + 1..].iter().position(blocked) {
+            line[self.centre + 2 + b..].fill(LINE_WALL);
+        }
+    }
+
     /// Whether a window of `k` own stones through `centre` makes a five under the rule.
     fn has_five(&self, line: &[u8], centre: usize) -> bool {
         let k = self.k;
@@ -314,6 +367,33 @@ mod tests {
         assert_eq!(white("....ooo*....."), Pattern::Flex4);
         assert_eq!(key(".xoo*oo..", 5), 2724);
         assert_eq!(white(".xoo*oo.."), Pattern::Five);
+    }
+
+    #[test]
+    fn cut_lines_give_every_table_the_same_patterns_as_whole_lines() {
+        for (k, rule) in PatternTable::kinds() {
+            let whole = PatternTable::build_with(k, rule, false);
+            let cut = PatternTable::build_with(k, rule, true);
+            assert_eq!(cut.reach, whole.reach, "k = {k}, {rule}");
+            let differ =
+                (0..whole.patterns.len()).find(|&key| cut.patterns[key] != whole.patterns[key]);
+            assert_eq!(differ, None, "k = {k}, {rule}: the first key that differs");
+        }
+    }
+
+    #[test]
+    fn build_all_builds_every_table_a_search_asks_for() {
+        PatternTable::build_all();
+        assert!(PatternTable::all_built());
+        for k in MIN_K..=MAX_K {
+            assert!(
+                PatternTable::slot(k, Rule::Freestyle).get().is_some(),
+                "k = {k}"
+            );
+        }
+        for rule in Rule::ALL {
+            assert!(PatternTable::slot(5, rule).get().is_some(), "{rule}");
+        }
     }
 
     #[test]
