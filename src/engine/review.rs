@@ -8,7 +8,11 @@
 //! - `good`: the same outcome as the best move, but a slower win or a faster loss (or, for a draw,
 //!   a different length);
 //! - `blunder`: the proven outcome got worse for the mover (a win thrown to a draw or a loss, a
-//!   draw to a loss).
+//!   draw to a loss), or the move lets the opponent win at once where the best move does not
+//!   (even when the best move loses later: it leaves the opponent something to find).
+//!
+//! Whatever the values, a move that lets the opponent win at once where another does not is a
+//! `blunder` (every move table proves such moves lost, see [`analyze`]).
 //!
 //! When either value is an estimate (a search cut by its budget), both are put on one scale, a
 //! proven win 1, a draw 0, a loss -1 and an estimate its value in (-1, 1), and the cost on that
@@ -252,13 +256,16 @@ impl Label {
     /// ```
     #[must_use]
     pub fn of(best: Value, played: Value) -> Self {
-        // A proven loss where the best move is not known to lose (a move that lets the opponent
-        // win at once, when another does not) throws the game away, whatever the estimate says.
+        // A move that lets the opponent win at once (a proven loss in 2) when the best move does
+        // not is a blunder, even where the best move loses later; so is a proven loss where the
+        // best move is not known to lose, whatever the estimate says.
+        let loses_at_once = |v: Value| v.outcome() == Some(Outcome::Loss) && v.plies() <= Some(2);
         let best_holds = match best {
             Value::Estimate(h) => h > -FOUND,
             Value::Proven { outcome, .. } => outcome != Outcome::Loss,
         };
-        if played.outcome() == Some(Outcome::Loss) && best_holds {
+        let lost = played.outcome() == Some(Outcome::Loss);
+        if (loses_at_once(played) && !loses_at_once(best)) || (lost && best_holds) {
             return Self::Blunder;
         }
         if let (Some(best_outcome), Some(played_outcome)) = (best.outcome(), played.outcome()) {
@@ -330,6 +337,9 @@ pub struct ReviewedMove {
     /// The best reply's expected line from the position before the move, starting with the best
     /// move (on 3 × 3 to the end of the game).
     pub best_line: Vec<usize>,
+    /// The move the review's first pass chose in that position (its best move at the review's
+    /// budget): played, it is never labelled worse than `good` unless its value is proven.
+    pub first_choice: usize,
 }
 
 /// The per-player tally of a review.
@@ -383,7 +393,6 @@ pub struct Review {
 #[must_use]
 pub fn review(game: &Game, limits: &SearchLimits) -> Review {
     let mut moves = Vec::with_capacity(game.moves.len());
-    let mut first_choices = Vec::with_capacity(game.moves.len());
     let mut nodes = 0;
     let count = game.positions.len();
     let first_pass = scaled(limits, FIRST_PASS_TENTHS);
@@ -391,15 +400,14 @@ pub fn review(game: &Game, limits: &SearchLimits) -> Review {
         let share = share_of(&first_pass, nodes, count - i);
         let analysis = analyze(position, Scoring::Depth, &share);
         nodes += analysis.nodes;
-        first_choices.push(analysis.best);
         moves.push(reviewed(i + 1, position, cell, &analysis));
         if limits.cancel.is_cancelled() {
             break;
         }
     }
     nodes += research(game, limits, &mut moves, nodes);
-    for (m, &choice) in moves.iter_mut().zip(&first_choices) {
-        if m.cell == choice && !m.value.is_exact() {
+    for m in &mut moves {
+        if m.cell == m.first_choice && !m.value.is_exact() {
             m.label = m.label.min(Label::Good);
         }
     }
@@ -441,7 +449,11 @@ fn research(game: &Game, limits: &SearchLimits, moves: &mut [ReviewedMove], spen
         let position = &game.positions[i];
         let analysis = analyze(position, Scoring::Depth, &share);
         nodes += analysis.nodes;
-        moves[i] = reviewed(i + 1, position, game.moves[i], &analysis);
+        let first_choice = moves[i].first_choice;
+        moves[i] = ReviewedMove {
+            first_choice,
+            ..reviewed(i + 1, position, game.moves[i], &analysis)
+        };
         if limits.cancel.is_cancelled() {
             break;
         }
@@ -523,6 +535,7 @@ fn reviewed(number: usize, position: &Position, cell: usize, analysis: &Analysis
             -for_mover + 0.0
         },
         best_line,
+        first_choice: analysis.best,
     }
 }
 

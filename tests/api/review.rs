@@ -112,7 +112,9 @@ fn expected_move(
         .collect();
     let best = scores.iter().map(|&(_, s)| s).max().unwrap();
     let played = scores.iter().find(|&&(c, _)| c == cell).unwrap().1;
-    let label = if played.signum() < best.signum() {
+    // A loss in 2 plies (score 2 - 10) lets the opponent win at once: a blunder when the best
+    // move does not.
+    let label = if played.signum() < best.signum() || (played == -8 && best > -8) {
         "blunder"
     } else if played == best {
         "best"

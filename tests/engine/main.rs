@@ -11,5 +11,6 @@ mod mnk;
 mod oracle_3x3;
 mod properties;
 mod renju;
+mod review_invariants;
 mod rules;
 mod tactics;

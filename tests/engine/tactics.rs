@@ -16,7 +16,7 @@ use rand_chacha::rand_core::{RngCore, SeedableRng};
 
 /// The board the oracle plays on.
 #[derive(Clone)]
-struct Board {
+pub(crate) struct Board {
     rows: usize,
     cols: usize,
     k: usize,
@@ -35,7 +35,7 @@ impl Board {
     /// definition: `k` or more in a row; under standard (both) and renju (black, X) exactly `k`;
     /// under caro not exactly `k` with an opponent stone just beyond each end (the edge does not
     /// block).
-    fn wins(&self, cell: usize, p: Player) -> bool {
+    pub(crate) fn wins(&self, cell: usize, p: Player) -> bool {
         let (r0, c0) = ((cell / self.cols) as isize, (cell % self.cols) as isize);
         [(0, 1), (1, 0), (1, 1), (1, -1)].iter().any(|&(dr, dc)| {
             let mut ends = [None, None];
@@ -69,18 +69,18 @@ impl Board {
     }
 
     /// Whether `p`, to move, wins at once somewhere (a five is never forbidden).
-    fn can_win(&self, p: Player) -> bool {
+    pub(crate) fn can_win(&self, p: Player) -> bool {
         (0..self.cells.len()).any(|c| self.playable(c) && self.wins(c, p))
     }
 
-    fn with(&self, cell: usize, p: Player) -> Self {
+    pub(crate) fn with(&self, cell: usize, p: Player) -> Self {
         let mut next = self.clone();
         next.cells[cell] = Some(p);
         next
     }
 }
 
-fn board_of(position: &Position) -> Board {
+pub(crate) fn board_of(position: &Position) -> Board {
     let g = position.geometry();
     Board {
         rows: g.rows(),
