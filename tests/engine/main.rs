@@ -12,3 +12,6 @@ mod oracle_3x3;
 mod properties;
 mod renju;
 mod rules;
+#[path = "../common/words.rs"]
+mod words;
+mod words_read;
