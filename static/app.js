@@ -72,9 +72,12 @@
   // bottom, so on 15 x 15 cell 112 is h8 and cell 0 is a15. The server sends the same `coordinate`.
   const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
   const coordinate = (i) => LETTERS[i % game.cols] + String(game.rows - Math.floor(i / game.cols));
-  // How text names a cell: its coordinate on a goban, its index with row and column elsewhere.
-  const cellName = (i) => (game.goban ? coordinate(i) : `${i} (row ${Math.floor(i / game.cols) + 1}, column ${(i % game.cols) + 1})`);
-  const shortName = (i) => (game.goban ? coordinate(i) : String(i));
+  // How text names a cell, as the server's sentences do: its coordinate on gomoku boards (five in
+  // a row, or a goban), its column counted from 1 in Connect Four, its index elsewhere.
+  const named = () => game.goban || (game.k === 5 && !game.gravity);
+  const columnName = (i) => `column ${(i % game.cols) + 1}`;
+  const cellName = (i) => (game.gravity ? columnName(i) : named() ? coordinate(i) : `${i} (row ${Math.floor(i / game.cols) + 1}, column ${(i % game.cols) + 1})`);
+  const shortName = (i) => (game.gravity ? columnName(i) : named() ? coordinate(i) : String(i));
   // Whether the rule selector applies: five in a row without gravity.
   const takesRule = (s) => s.k === 5 && !s.gravity;
 
@@ -246,8 +249,11 @@
   function formatScore(entry) {
     const s = entry.score;
     if (Number.isInteger(s)) return String(s);
-    // An estimate in (-1, 1): two decimals without the leading zero, so it fits a small cell.
-    return (s < 0 ? '-' : '') + Math.abs(s).toFixed(2).replace(/^0/, '');
+    // An estimate in (-1, 1): two decimals without the leading zero, so it fits a small cell;
+    // three when two would round it to 1, which only a proven win reaches.
+    const two = Math.abs(s).toFixed(2);
+    const digits = two === '1.00' ? Math.min(Math.abs(s), 0.999).toFixed(3) : two;
+    return (s < 0 ? '-' : '') + digits.replace(/^0/, '');
   }
 
   const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -272,7 +278,12 @@
         return `${score}: ${mark} loses in ${pliesText(plies)}, ${them} wins on ${theirs === 1 ? 'its next move' : `its ${ordinal(theirs)} move from here`}`;
       }
       case 'draw': return `${score}: a draw with best play`;
-      default: return `${score}: estimated, not proven`;
+      default: {
+        // Beyond ±0.9 the search sees a win it has not proven; only an exact score is proven.
+        if (entry.score > 0.9) return `${score}: estimated, not proven; the search sees a likely win for ${mark}`;
+        if (entry.score < -0.9) return `${score}: estimated, not proven; the search sees a likely win for ${other(mark)}`;
+        return `${score}: estimated, not proven`;
+      }
     }
   }
 
@@ -310,7 +321,7 @@
     buttons.forEach((b, i) => {
       const mark = game.cells[i];
       const r = Math.floor(i / cols) + 1, c = (i % cols) + 1;
-      b.setAttribute('aria-label', `Row ${r}, column ${c}, ${mark || 'empty'}`);
+      b.setAttribute('aria-label', named() ? `${coordinate(i)}, ${mark || 'empty'}` : `Row ${r}, column ${c}, ${mark || 'empty'}`);
       // Never the `disabled` attribute: a taken cell stays focusable and is read out, it just
       // does nothing when pressed (see the click handler).
       const closed = game.gravity ? game.cells[i % cols] !== null : !!mark;
@@ -786,7 +797,7 @@
     const result = resultAfter(game.cells, index);
     if (result) {
       finish(result);
-      const move = game.gravity ? `drops in column ${(index % game.cols) + 1}` : game.goban ? `plays ${coordinate(index)}` : `takes ${index}`;
+      const move = game.gravity ? `drops in ${columnName(index)}` : named() ? `plays ${coordinate(index)}` : `takes ${index}`;
       explanationEl.textContent = result.winner
         ? `${game.human} ${move} and completes a line.`
         : `${game.human} ${move}, the last free cell.`;
@@ -844,7 +855,7 @@
   // The AI's sentence. On a goban the server names points by coordinate; an answer without
   // `coordinate` (an older server) has its move's index replaced by the coordinate here.
   function explain(answer, ai) {
-    if (!game.goban) return answer.explanation || `${ai} takes ${answer.index}.`;
+    if (!named()) return answer.explanation || `${ai} takes ${answer.index}.`;
     const name = answer.coordinate || coordinate(answer.index);
     if (!answer.explanation) return `${ai} plays ${name}.`;
     if (answer.coordinate) return answer.explanation;

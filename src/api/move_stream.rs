@@ -32,7 +32,8 @@ pub struct SearchProgress {
     pub nodes: u64,
     /// The best move so far.
     pub index: usize,
-    /// The best move so far in board notation (`h8`), on boards of 100 cells or more.
+    /// The best move so far in board notation (`h8`), on gomoku boards (k = 5, or 100 cells or
+    /// more).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub coordinate: Option<String>,
     /// Its score from the mover's view, under the request's scoring.

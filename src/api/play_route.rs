@@ -111,8 +111,8 @@ pub struct PlayResponse {
     pub board: RenderedBoard,
     /// The cell played.
     pub index: usize,
-    /// The cell played in board notation (`h8`), on boards of 100 cells or more without
-    /// gravity.
+    /// The cell played in board notation (`h8`), on gomoku boards (k = 5, or 100 cells or
+    /// more, without gravity).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = String, example = "h8")]
     pub coordinate: Option<String>,

@@ -115,11 +115,16 @@ pub struct MoveReview {
     pub player: Player,
     /// The cell played.
     pub cell: usize,
-    /// The cell played in board notation (`h8`), on boards of 100 cells or more without
-    /// gravity.
+    /// The cell played in board notation (`h8`), on gomoku boards (k = 5, or 100 cells or
+    /// more, without gravity).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = String, example = "h8")]
     pub coordinate: Option<String>,
+    /// Gravity boards only: the column played, from 0 like `POST /v1/move`'s `column` (sentences
+    /// count columns from 1, as players do: column 3 here is "column 4" there).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = i32, minimum = 0)]
+    pub column: Option<usize>,
     /// How good it was.
     pub label: MoveLabel,
     /// Its score.
@@ -157,6 +162,7 @@ impl MoveReview {
             player: m.player,
             cell: m.cell,
             coordinate: coordinate(geometry, m.cell),
+            column: geometry.is_gravity().then(|| geometry.column_of(m.cell)),
             label: m.label.into(),
             score: m.value,
             outcome: OutcomeOrUnknown(m.value.outcome()),

@@ -211,11 +211,20 @@ impl Geometry {
         self.gravity
     }
 
-    /// Whether answers name cells in board notation beside their index: boards of at least 100
-    /// cells without gravity (gomoku boards), where a bare index means little to a player.
+    /// Whether answers name cells in board notation beside their index: gomoku boards, that is
+    /// five in a row (and so every rule but freestyle) or at least 100 cells, without gravity,
+    /// where a bare index means little to a player.
+    ///
+    /// ```
+    /// use minimax_move::engine::Geometry;
+    /// assert!(Geometry::new(15, 15, 5).unwrap().names_cells());
+    /// assert!(Geometry::new(7, 7, 5).unwrap().names_cells());
+    /// assert!(Geometry::new(10, 10, 4).unwrap().names_cells());
+    /// assert!(!Geometry::new(5, 5, 4).unwrap().names_cells());
+    /// ```
     #[must_use]
     pub const fn names_cells(self) -> bool {
-        !self.gravity && self.cells() >= 100
+        !self.gravity && (self.k == 5 || self.cells() >= 100)
     }
 
     /// The cell `index` in gomoku's board notation: its column as a letter from `a` (left), its

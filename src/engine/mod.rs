@@ -52,7 +52,7 @@ pub use analysis::{
 };
 pub use cancel::Cancel;
 pub use choose::{Difficulty, TieBreak, choose, immediate_wins};
-pub use explain::{cell_name, explanation, line_name};
+pub use explain::{cell_name, explanation, in_a_row, line_name, rounded};
 pub use geometry::{Geometry, GeometryError};
 pub use player::Player;
 pub use position::{

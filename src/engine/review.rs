@@ -574,7 +574,8 @@ fn turning_point(moves: &[ReviewedMove], result: Option<&GameResult>) -> Option<
     worst.map(|m| m.number)
 }
 
-/// One sentence: how the game ended (or who is to move), then its turning point.
+/// One sentence: how the game ended (or who is to move), then its turning point, its cells named
+/// by [`super::cell_name`].
 fn sentence(game: &Game, moves: &[ReviewedMove], turning_point: Option<usize>) -> String {
     let ending = match (game.result(), moves.last()) {
         (_, None) => return "No move was played yet.".to_owned(),
@@ -593,11 +594,14 @@ fn sentence(game: &Game, moves: &[ReviewedMove], turning_point: Option<usize>) -
     let Some(m) = turning_point.map(|n| &moves[n - 1]) else {
         return format!("{ending}, and no move gave anything away.");
     };
+    // Cells as the game names them: "h8" on gomoku boards, "column 4" (from 1) on gravity ones.
     let name = |cell| super::cell_name(game.geometry(), cell);
-    let (cell, best) = (
-        name(m.cell),
-        name(m.best.first().copied().unwrap_or(m.cell)),
-    );
+    let played = if game.geometry().is_gravity() {
+        format!("in {}", name(m.cell))
+    } else {
+        name(m.cell)
+    };
+    let (cell, best) = (played, name(m.best.first().copied().unwrap_or(m.cell)));
     match (m.best_value.outcome(), m.value.outcome()) {
         (Some(before), Some(after)) if before != after => format!(
             "{ending}; the turning point was move {}, where {} played {} and turned a {} into a {} ({} was best).",

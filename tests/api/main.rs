@@ -18,3 +18,6 @@ mod protection;
 mod review;
 mod rules;
 mod socket;
+#[path = "../common/words.rs"]
+mod words;
+mod words_read;

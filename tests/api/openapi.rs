@@ -111,7 +111,7 @@ async fn every_field_every_answer_carries_is_required_and_no_other() {
     ];
     let game_status = required(&schemas["GameStatus"]);
     // Fields that only some answers carry, by design: `column` on gravity boards, `coordinate`
-    // on boards of 100 cells or more.
+    // on gomoku boards.
     let optional = [
         ("MoveResponse", "moves"),
         ("MoveResponse", "seed"),
@@ -120,6 +120,7 @@ async fn every_field_every_answer_carries_is_required_and_no_other() {
         ("PlayResponse", "column"),
         ("PlayResponse", "coordinate"),
         ("MoveReview", "coordinate"),
+        ("MoveReview", "column"),
     ];
     for (name, answer) in &cases {
         let schema = &schemas[*name];

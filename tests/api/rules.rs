@@ -568,7 +568,11 @@ async fn the_mcp_tools_take_the_rule_list_forbidden_cells_and_refuse_them() {
         "{status}"
     );
     let text = status["content"][0]["text"].as_str().unwrap();
-    assert!(text.contains(&format!("{coordinate}, {reason}")), "{text}");
+    let reason_in_words = reason.replace('_', " ");
+    assert!(
+        text.contains(&format!("{coordinate} ({reason_in_words})")),
+        "{text}"
+    );
     let mut play = gomoku(&position, "renju");
     play["index"] = json!(at(15, coordinate));
     let refused = call(&app, "apply_move", play).await;

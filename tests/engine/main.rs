@@ -14,3 +14,6 @@ mod renju;
 mod review_invariants;
 mod rules;
 mod tactics;
+#[path = "../common/words.rs"]
+mod words;
+mod words_read;

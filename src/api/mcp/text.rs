@@ -1,83 +1,67 @@
 //! The plain-text part of each tool result, for the model to read: a few sentences and the board
 //! as a grid. The structured part is the JSON answer itself.
+//!
+//! Cells are named in the game's terms ([`cell_name`]): by index on small m,n,k boards, by
+//! coordinate on gomoku boards, by column counted from 1 on gravity boards; numbers are rounded
+//! for people ([`rounded`]).
 
 use serde_json::Value;
 
 use crate::api::problem::Problem;
-use crate::engine::Player;
+use crate::engine::{Geometry, Player, Rule, cell_name, line_name, rounded};
 
-/// The text of a tool's answer. `arguments` are the call's (for the board's width and, for
-/// `game_status`, the board), `answer` the JSON the tool returns.
+/// The text of a tool's answer. `arguments` are the call's (for the board's shape, and for
+/// `game_status` the board), `answer` the JSON the tool returns.
 pub(super) fn answer_text(tool: &str, arguments: &Value, answer: &Value) -> String {
-    let cols = arguments
-        .get("cols")
-        .and_then(Value::as_u64)
-        .and_then(|c| usize::try_from(c).ok())
-        .unwrap_or(3);
+    let board = Shape::of(arguments);
     match tool {
         "suggest_move" => {
             let mut text = format!(
                 "{}\n{}\n",
                 answer["explanation"].as_str().unwrap_or_default(),
-                chosen_move(answer)
+                board.chosen_move(answer)
             );
             if let Some(moves) = answer["moves"].as_array() {
-                text.push_str(&move_table(moves));
+                text.push_str(&board.move_table(moves));
                 text.push('\n');
             }
             text + &format!(
                 "{}\nBoard after the move:\n{}",
-                status(&answer["status"]),
-                grid(&answer["board"], cols)
+                board.status(&answer["status"]),
+                board.grid(&answer["board"])
             )
         }
         "apply_move" => format!(
-            "{} played cell {}{}. {}{}\nBoard after the move:\n{}",
+            "{} played {}. {}{}\nBoard after the move:\n{}",
             answer["player"].as_str().unwrap_or("?"),
-            cell(answer, "index"),
-            answer["column"]
-                .as_u64()
-                .map(|c| format!(" (column {c})"))
-                .unwrap_or_default(),
-            status(&answer["status"]),
+            board.played(&answer["index"]),
+            board.status(&answer["status"]),
             answer["to_move"]
                 .as_str()
                 .map(|p| format!(" {p} moves next."))
                 .unwrap_or_default(),
-            grid(&answer["board"], cols)
+            board.grid(&answer["board"])
         ),
-        "review_game" => review_text(answer),
+        "review_game" => board.review_text(answer),
         _ => {
             let turn = answer["to_move"]
                 .as_str()
-                .map(|p| format!(" {p} to move; legal moves {}.", answer["legal_moves"]))
+                .map(|p| {
+                    format!(
+                        " {p} to move; legal moves {}.",
+                        board.names(&answer["legal_moves"])
+                    )
+                })
                 .unwrap_or_default();
-            let turn = turn + &forbidden(&answer["forbidden_detail"]);
-            let board = arguments.get("board").unwrap_or(&Value::Null);
+            let turn = turn + &board.forbidden(&answer["forbidden_detail"]);
+            let position = arguments.get("board").unwrap_or(&Value::Null);
             format!(
                 "Legal position. {}{turn}\nBoard:\n{}",
-                status(&answer["status"]),
-                grid(board, cols)
+                board.status(&answer["status"]),
+                board.grid(position)
             )
         }
     }
-}
-
-/// The text of a game review: its sentence, then one line a move.
-fn review_text(answer: &Value) -> String {
-    let mut text = answer["sentence"].as_str().unwrap_or_default().to_owned();
-    for m in answer["moves"].as_array().map_or(&[][..], Vec::as_slice) {
-        text.push_str(&format!(
-            "\n{}. {} {}: {} (best {}, cost {})",
-            m["number"],
-            m["player"].as_str().unwrap_or("?"),
-            cell(m, "cell"),
-            m["label"].as_str().unwrap_or("?"),
-            m["best"],
-            m["cost"]
-        ));
-    }
-    text
 }
 
 /// The text of a tool error: `code: detail`, then each offending part of the request.
@@ -94,37 +78,16 @@ pub(super) fn error_text(problem: &Problem) -> String {
     text
 }
 
-/// The cell `entry[field]`, with its coordinate when the answer carries one: `112 (h8)`.
-fn cell(entry: &Value, field: &str) -> String {
-    match entry["coordinate"].as_str() {
-        Some(coordinate) => format!("{} ({coordinate})", entry[field]),
-        None => entry[field].to_string(),
+/// A number for people: integers as they are, estimates to two decimals ([`rounded`]).
+fn number(value: &Value) -> String {
+    match value.as_f64() {
+        Some(v) if value.is_f64() && v.fract() != 0.0 => rounded(v),
+        Some(v) if value.is_f64() => format!("{v:.0}"),
+        _ => value.to_string(),
     }
 }
 
-/// The cells forbidden to the side to move, with why: " Forbidden (renju): 33 (h13,
-/// double_three)." Empty when there are none.
-fn forbidden(detail: &Value) -> String {
-    let cells: Vec<String> = detail
-        .as_array()
-        .map_or(&[][..], Vec::as_slice)
-        .iter()
-        .map(|f| {
-            let reason = f["reason"].as_str().unwrap_or("?");
-            match f["coordinate"].as_str() {
-                Some(coordinate) => format!("{} ({coordinate}, {reason})", f["index"]),
-                None => format!("{} ({reason})", f["index"]),
-            }
-        })
-        .collect();
-    if cells.is_empty() {
-        String::new()
-    } else {
-        format!(" Forbidden to black under renju: {}.", cells.join(", "))
-    }
-}
-
-/// "win in 3 plies", "draw in 9 plies", "unknown (an estimate)".
+/// "win in 3 plies", "draw in 9 plies", "unknown (an estimate: the search was cut short)".
 fn outcome(entry: &Value) -> String {
     let outcome = entry["outcome"].as_str().unwrap_or("unknown");
     match entry["plies"].as_u64() {
@@ -134,80 +97,253 @@ fn outcome(entry: &Value) -> String {
     }
 }
 
-/// The chosen move with its score and outcome.
-fn chosen_move(answer: &Value) -> String {
-    format!(
-        "{} plays {}{}: score {}, outcome {}.",
-        answer["player"].as_str().unwrap_or("?"),
-        cell(answer, "index"),
-        answer["column"]
-            .as_u64()
-            .map(|c| format!(" (column {c})"))
-            .unwrap_or_default(),
-        answer["score"],
-        outcome(answer)
-    )
-}
-
-/// The move table on one line: `index: score, outcome` for every legal move.
-fn move_table(moves: &[Value]) -> String {
-    let entries: Vec<String> = moves
-        .iter()
-        .map(|entry| {
-            format!(
-                "{}: {}, {}",
-                cell(entry, "index"),
-                entry["score"],
-                outcome(entry)
-            )
-        })
-        .collect();
-    format!("Moves (index: score, outcome): {}.", entries.join("; "))
-}
-
-/// The game's state as a sentence.
-fn status(status: &Value) -> String {
-    match status["state"].as_str() {
-        Some("win") => format!(
-            "{} wins (line {}).",
-            status["winner"].as_str().unwrap_or("?"),
-            status["line"]
-        ),
-        Some("draw") => "The game is a draw.".to_owned(),
-        _ => "The game goes on.".to_owned(),
-    }
-}
-
-/// A board as rows of cells: marks as `X`/`O`, empty cells as their index.
-fn grid(board: &Value, cols: usize) -> String {
+/// The marks of a board as the request or the answer wrote it (a string or an array).
+fn marks(board: &Value) -> Vec<Option<Player>> {
     let mark = |c: &str| match c {
         "X" | "x" => Some(Player::X),
         "O" | "o" => Some(Player::O),
         _ => None,
     };
-    let cells: Vec<Option<Player>> = match board {
+    match board {
         Value::String(s) => s
             .chars()
             .map(|c| mark(c.encode_utf8(&mut [0; 4])))
             .collect(),
         Value::Array(items) => items.iter().map(|c| c.as_str().and_then(mark)).collect(),
         _ => Vec::new(),
-    };
-    let width = cells.len().saturating_sub(1).to_string().len();
-    cells
-        .chunks(cols.max(1))
-        .enumerate()
-        .map(|(row, chunk)| {
-            chunk
-                .iter()
-                .enumerate()
-                .map(|(col, cell)| match cell {
-                    Some(p) => format!("{:>width$}", p.as_str()),
-                    None => format!("{:>width$}", row * cols + col),
+    }
+}
+
+/// The board a tool call is about, read from its arguments (the defaults of the REST routes when
+/// absent), for naming cells and drawing the grid.
+struct Shape {
+    geometry: Geometry,
+}
+
+impl Shape {
+    /// The shape the arguments give: 3 × 3 when they give none (or, defensively, a shape the
+    /// tool would have refused).
+    fn of(arguments: &Value) -> Self {
+        let size = |field: &str| arguments.get(field).and_then(Value::as_u64).unwrap_or(3);
+        let gravity = arguments
+            .get("gravity")
+            .and_then(Value::as_bool)
+            .unwrap_or(false);
+        let rule: Rule = arguments
+            .get("rule")
+            .and_then(|rule| serde_json::from_value(rule.clone()).ok())
+            .unwrap_or_default();
+        let geometry = Geometry::new(size("rows"), size("cols"), size("k"))
+            .and_then(|g| g.with_gravity(gravity))
+            .and_then(|g| g.with_rule(rule))
+            .unwrap_or(Geometry::TIC_TAC_TOE);
+        Self { geometry }
+    }
+
+    /// Whether cells go by index: small m,n,k boards.
+    const fn by_index(&self) -> bool {
+        !self.geometry.is_gravity() && !self.geometry.names_cells()
+    }
+
+    /// The cell `index` as the game names it: `4`, `h8`, `column 4`.
+    fn name(&self, index: &Value) -> String {
+        match index.as_u64().and_then(|i| usize::try_from(i).ok()) {
+            Some(i) if i < self.geometry.cells() => cell_name(self.geometry, i),
+            _ => index.to_string(),
+        }
+    }
+
+    /// The move played, for "X played …": "cell 4", "h8", "in column 4".
+    fn played(&self, index: &Value) -> String {
+        let name = self.name(index);
+        if self.geometry.is_gravity() {
+            format!("in {name}")
+        } else if self.by_index() {
+            format!("cell {name}")
+        } else {
+            name
+        }
+    }
+
+    /// A list of cells: `[0, 1, 2]` on small boards, `h8, i9` on gomoku boards, `columns 1, 2, 4`
+    /// on gravity boards.
+    fn names(&self, cells: &Value) -> String {
+        let cells = cells.as_array().map_or(&[][..], Vec::as_slice);
+        if self.by_index() {
+            return Value::Array(cells.to_vec()).to_string();
+        }
+        let names: Vec<String> = cells.iter().map(|c| self.name(c)).collect();
+        if !self.geometry.is_gravity() {
+            return names.join(", ");
+        }
+        let columns: Vec<&str> = names
+            .iter()
+            .map(|n| n.trim_start_matches("column "))
+            .collect();
+        let word = if columns.len() == 1 {
+            "column"
+        } else {
+            "columns"
+        };
+        format!("{word} {}", columns.join(", "))
+    }
+
+    /// The text of a game review: its sentence, then one line a move.
+    fn review_text(&self, answer: &Value) -> String {
+        let mut text = answer["sentence"].as_str().unwrap_or_default().to_owned();
+        for m in answer["moves"].as_array().map_or(&[][..], Vec::as_slice) {
+            text.push_str(&format!(
+                "\n{}. {} {}: {} (best {}, cost {})",
+                m["number"],
+                m["player"].as_str().unwrap_or("?"),
+                self.name(&m["cell"]),
+                m["label"].as_str().unwrap_or("?"),
+                self.names(&m["best"]),
+                number(&m["cost"])
+            ));
+        }
+        text
+    }
+
+    /// The cells forbidden to the side to move, with why: " Forbidden to black under renju: h13
+    /// (double three)." Empty when there are none.
+    fn forbidden(&self, detail: &Value) -> String {
+        let cells: Vec<String> = detail
+            .as_array()
+            .map_or(&[][..], Vec::as_slice)
+            .iter()
+            .map(|f| {
+                let reason = f["reason"].as_str().unwrap_or("?").replace('_', " ");
+                format!("{} ({reason})", self.name(&f["index"]))
+            })
+            .collect();
+        if cells.is_empty() {
+            String::new()
+        } else {
+            format!(" Forbidden to black under renju: {}.", cells.join(", "))
+        }
+    }
+
+    /// The chosen move with its score and outcome.
+    fn chosen_move(&self, answer: &Value) -> String {
+        format!(
+            "{} plays {}: score {}, outcome {}.",
+            answer["player"].as_str().unwrap_or("?"),
+            self.name(&answer["index"]),
+            number(&answer["score"]),
+            outcome(answer)
+        )
+    }
+
+    /// The move table on one line: `move: score, outcome` for every legal move.
+    fn move_table(&self, moves: &[Value]) -> String {
+        let entries: Vec<String> = moves
+            .iter()
+            .map(|entry| {
+                format!(
+                    "{}: {}, {}",
+                    self.name(&entry["index"]),
+                    number(&entry["score"]),
+                    outcome(entry)
+                )
+            })
+            .collect();
+        let key = if self.geometry.is_gravity() {
+            "column"
+        } else if self.by_index() {
+            "index"
+        } else {
+            "point"
+        };
+        format!("Moves ({key}: score, outcome): {}.", entries.join("; "))
+    }
+
+    /// The game's state as a sentence.
+    fn status(&self, status: &Value) -> String {
+        match status["state"].as_str() {
+            Some("win") => format!(
+                "{} wins ({}).",
+                status["winner"].as_str().unwrap_or("?"),
+                self.line(&status["line"])
+            ),
+            Some("draw") => "The game is a draw.".to_owned(),
+            _ => "The game goes on.".to_owned(),
+        }
+    }
+
+    /// A winning line: "line [0, 1, 2]" on small boards, else as sentences name it ("row 8
+    /// (d8-e8-f8-g8-h8)", "a diagonal across columns 1-4").
+    fn line(&self, line: &Value) -> String {
+        let cells: Vec<usize> = line
+            .as_array()
+            .map_or(&[][..], Vec::as_slice)
+            .iter()
+            .filter_map(Value::as_u64)
+            .filter_map(|c| usize::try_from(c).ok())
+            .filter(|&c| c < self.geometry.cells())
+            .collect();
+        if cells.is_empty() || self.by_index() {
+            return format!("line {line}");
+        }
+        line_name(self.geometry, &cells)
+    }
+
+    /// A board as rows of cells, marks as `X`/`O`: on small boards each empty cell shows its
+    /// index; on gomoku boards a `.`, with the row numbers down the left edge and the column
+    /// letters along the bottom; on gravity boards a `.`, with the column numbers, from 1, along
+    /// the bottom.
+    fn grid(&self, board: &Value) -> String {
+        let cells = marks(board);
+        let cols = self.geometry.cols();
+        let mark = |cell: &Option<Player>| (*cell).map_or(".", Player::as_str);
+        if self.geometry.is_gravity() {
+            let width = cols.to_string().len();
+            let mut lines: Vec<String> = cells
+                .chunks(cols)
+                .map(|row| {
+                    let row: Vec<String> =
+                        row.iter().map(|c| format!("{:>width$}", mark(c))).collect();
+                    row.join(" ")
                 })
-                .collect::<Vec<_>>()
-                .join(" | ")
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
+                .collect();
+            let numbers: Vec<String> = (1..=cols).map(|c| format!("{c:>width$}")).collect();
+            lines.push(numbers.join(" "));
+            return lines.join("\n");
+        }
+        if !self.by_index() {
+            let rows = self.geometry.rows();
+            let width = rows.to_string().len();
+            let mut lines: Vec<String> = cells
+                .chunks(cols)
+                .enumerate()
+                .map(|(r, row)| {
+                    let row: Vec<&str> = row.iter().map(mark).collect();
+                    format!("{:>width$} {}", rows - r, row.join(" "))
+                })
+                .collect();
+            let letters: Vec<String> = (b'a'..)
+                .take(cols)
+                .map(|c| char::from(c).to_string())
+                .collect();
+            lines.push(format!("{:>width$} {}", "", letters.join(" ")));
+            return lines.join("\n");
+        }
+        let width = cells.len().saturating_sub(1).to_string().len();
+        cells
+            .chunks(cols)
+            .enumerate()
+            .map(|(row, chunk)| {
+                chunk
+                    .iter()
+                    .enumerate()
+                    .map(|(col, cell)| match cell {
+                        Some(p) => format!("{:>width$}", p.as_str()),
+                        None => format!("{:>width$}", row * cols + col),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
 }

@@ -32,11 +32,12 @@ pub(super) const TOOLS: [ToolSpec; 4] = [
          after the move, the game status, the expected line of play and a one-sentence \
          explanation; moves=true adds every legal move with its score. gravity=true plays \
          Connect Four and other gravity games (rows=6, cols=7, k=4 for Connect Four): marks \
-         drop to the lowest empty cell of their column, and answers add the column (from 0). \
+         drop to the lowest empty cell of their column, and answers add the column (from 0 in \
+         the JSON; the text counts columns from 1, as players do). \
          For gomoku (k=5) rule picks the rule: freestyle (default, five or more wins), standard \
          (exactly five), renju (X is black and moves first, and may not play overlines, \
          double-fours or double-threes) or caro (five or more, but not exactly five blocked at \
-         both ends). On boards of 100 cells or more answers add the coordinate (\"h8\") beside \
+         both ends). On gomoku boards (k = 5, or 100 cells or more) answers add the coordinate (\"h8\") beside \
          each index. Do not edit boards yourself: pass the index to apply_move to play it.",
     },
     ToolSpec {

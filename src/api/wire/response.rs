@@ -44,7 +44,7 @@ impl From<Foul> for ForbiddenReason {
 pub struct ForbiddenCell {
     /// The cell, a row-major index from 0.
     pub index: usize,
-    /// The cell in board notation (boards of 100 cells or more).
+    /// The cell in board notation (gomoku boards: k = 5, or 100 cells or more).
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = String, example = "h8")]
     pub coordinate: Option<String>,
@@ -123,13 +123,15 @@ impl GameStatus {
 pub struct MoveResponse {
     /// The cell to play, a row-major index from 0.
     pub index: usize,
-    /// Boards of 100 cells or more without gravity only: the cell in board notation, its column
-    /// as a letter from `a` (left) and its row as a number from 1 (the bottom row): `h8` is the
-    /// centre of 15 × 15.
+    /// Gomoku boards only (k = 5, or 100 cells or more, without gravity): the cell in board
+    /// notation, its column as a letter from `a` (left) and its row as a number from 1 (the
+    /// bottom row): `h8` is the centre of 15 × 15.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(value_type = String, example = "h8")]
     pub coordinate: Option<String>,
     /// Gravity boards only: the column to play, from 0 (`index` is where the mark lands).
+    /// Sentences (`explanation`, MCP texts, reviews) count columns from 1, as players do: column
+    /// 3 here is "column 4" there, the centre of 7.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schema(minimum = 0)]
     pub column: Option<usize>,
@@ -228,7 +230,7 @@ impl MoveResponse {
 pub struct MoveEntry {
     /// The move and its value.
     pub score: MoveScore,
-    /// The cell in board notation, on boards of 100 cells or more.
+    /// The cell in board notation, on gomoku boards (k = 5, or 100 cells or more).
     pub coordinate: Option<String>,
     /// The column, from 0, on a gravity board.
     pub column: Option<usize>,

@@ -74,7 +74,7 @@ engine_enum_schema!(
 );
 
 /// How the schemas describe a `coordinate` field.
-const COORDINATE: &str = "Boards of 100 cells or more without gravity only: the cell in board notation, its column as a letter from `a` (left) and its row as a number from 1 (the bottom row), as renju and Gomocup boards write it (`h8` is the centre of 15 × 15).";
+const COORDINATE: &str = "Gomoku boards only (k = 5, or 100 cells or more, without gravity): the cell in board notation, its column as a letter from `a` (left) and its row as a number from 1 (the bottom row), as renju and Gomocup boards write it (`h8` is the centre of 15 × 15).";
 
 /// A reference to a component, with a description of its own.
 fn described_ref(name: &str, description: &str) -> Ref {

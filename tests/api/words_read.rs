@@ -1,0 +1,209 @@
+//! Every text the service says, read through the real router by an independent reader
+//! (`tests/common/words.rs`): REST sentences and the MCP tools' texts, in each game's own terms,
+//! with columns counted from 1 the same way in every text.
+
+use axum::body::Body;
+use axum::http::{Method, Request, header};
+use serde_json::{Value, json};
+
+use crate::helpers::{TestApp, TestResponse};
+use crate::words::{Naming, problems};
+
+async fn post(app: &TestApp, uri: &str, body: &Value) -> TestResponse {
+    app.send(
+        Request::builder()
+            .method(Method::POST)
+            .uri(uri)
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(body.to_string()))
+            .unwrap(),
+    )
+    .await
+}
+
+/// The text of a tool call, with its structured answer.
+async fn tool(app: &TestApp, name: &str, arguments: Value) -> (String, Value) {
+    let result = app.mcp_call(name, arguments).await;
+    assert_eq!(result["isError"], false, "{name}: {result}");
+    let text = result["content"][0]["text"].as_str().unwrap().to_owned();
+    (text, result["structuredContent"].clone())
+}
+
+/// A family: its name, shape fields, a board, a game's moves, k and how it names cells.
+type Family = (&'static str, Value, String, Vec<usize>, usize, Naming);
+
+fn families() -> Vec<Family> {
+    let mut renju = ".".repeat(225).into_bytes();
+    renju[112] = b'X';
+    renju[98] = b'O';
+    vec![
+        (
+            "3 x 3",
+            json!({}),
+            "OXX......".to_owned(),
+            vec![4, 1, 0, 8, 2, 6, 3, 5],
+            3,
+            Naming::Index,
+        ),
+        (
+            "4 x 4, k = 3",
+            json!({"rows": 4, "cols": 4, "k": 3}),
+            format!("X....O{}", ".".repeat(10)),
+            vec![5, 0, 6, 1],
+            3,
+            Naming::Index,
+        ),
+        (
+            "5 x 5, k = 4",
+            json!({"rows": 5, "cols": 5, "k": 4}),
+            format!("O{}X{}", ".".repeat(11), ".".repeat(12)),
+            vec![12, 0, 13, 1],
+            4,
+            Naming::Index,
+        ),
+        (
+            "Connect Four",
+            json!({"rows": 6, "cols": 7, "k": 4, "gravity": true}),
+            format!("{}X...", ".".repeat(38)),
+            vec![38, 31, 37, 24, 36, 17, 35],
+            4,
+            Naming::Column,
+        ),
+        (
+            "15 x 15 renju",
+            json!({"rows": 15, "cols": 15, "k": 5, "rule": "renju"}),
+            String::from_utf8(renju).unwrap(),
+            vec![112, 98, 113, 99],
+            5,
+            Naming::Coordinate,
+        ),
+    ]
+}
+
+fn with(shape: &Value, fields: Value) -> Value {
+    let mut body = shape.clone();
+    for (key, value) in fields.as_object().unwrap() {
+        body[key] = value.clone();
+    }
+    body
+}
+
+/// The sentences of a text: everything before the grid.
+fn sentences(text: &str) -> &str {
+    text.split("\nBoard").next().unwrap()
+}
+
+#[tokio::test]
+async fn every_text_speaks_the_games_own_terms() {
+    let app = TestApp::new();
+    for (name, shape, board, moves, k, naming) in families() {
+        let check = |what: &str, text: &str| {
+            let found = problems(text, k, naming);
+            assert!(found.is_empty(), "{name}, {what}: {text:?}: {found:?}");
+        };
+        let request = with(
+            &shape,
+            json!({"board": board, "moves": true, "time_limit_ms": 100}),
+        );
+        let (text, answer) = tool(&app, "suggest_move", request.clone()).await;
+        check("suggest_move", sentences(&text));
+        let rest = app.post_move(&request).await.ok_json(name);
+        check("POST /v1/move", rest["explanation"].as_str().unwrap());
+        let play = with(&shape, json!({"board": board, "index": answer["index"]}));
+        let (text, _) = tool(&app, "apply_move", play).await;
+        check("apply_move", sentences(&text));
+        let (text, _) = tool(&app, "game_status", with(&shape, json!({"board": board}))).await;
+        check("game_status", sentences(&text));
+        let review = with(&shape, json!({"moves": moves, "time_limit_ms": 300}));
+        let (text, _) = tool(&app, "review_game", review.clone()).await;
+        check("review_game", &text);
+        let rest = post(&app, "/v1/review", &review).await.ok_json(name);
+        check("POST /v1/review", rest["sentence"].as_str().unwrap());
+        let grid = text_grid(&app, &shape, &board).await;
+        match naming {
+            Naming::Column => assert!(grid.ends_with("\n1 2 3 4 5 6 7"), "{name}: {grid}"),
+            Naming::Coordinate => {
+                assert!(grid.starts_with("15 . ."), "{name}: {grid}");
+                assert!(
+                    grid.ends_with("   a b c d e f g h i j k l m n o"),
+                    "{name}: {grid}"
+                );
+            }
+            Naming::Index => assert!(grid.contains(" | "), "{name}: {grid}"),
+        }
+    }
+}
+
+/// The grid `game_status` draws of `board`.
+async fn text_grid(app: &TestApp, shape: &Value, board: &str) -> String {
+    let (text, _) = tool(app, "game_status", with(shape, json!({"board": board}))).await;
+    text.split_once("\nBoard:\n").unwrap().1.to_owned()
+}
+
+#[tokio::test]
+async fn connect_four_texts_count_columns_from_one_and_the_json_from_zero() {
+    let app = TestApp::new();
+    let shape = json!({"rows": 6, "cols": 7, "k": 4, "gravity": true});
+    let board = format!("{}X...", ".".repeat(38));
+    let (text, answer) = tool(&app, "suggest_move", with(&shape, json!({"board": board}))).await;
+    let column = answer["column"].as_u64().unwrap();
+    let index = answer["index"].as_u64().unwrap();
+    assert_eq!(index % 7, column, "{answer}");
+    let people = format!("column {}", column + 1);
+    assert!(text.contains(&format!("O plays {people}:")), "{text}");
+    assert!(
+        answer["explanation"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("drops in {people}")),
+        "{answer}"
+    );
+    let (text, played) = tool(
+        &app,
+        "apply_move",
+        with(&shape, json!({"board": board, "index": index})),
+    )
+    .await;
+    assert_eq!(played["column"], column, "{played}");
+    assert!(
+        text.starts_with(&format!("O played in {people}.")),
+        "{text}"
+    );
+
+    // X fills the bottom row from column 4 leftwards while O stacks in column 4.
+    let moves = [38, 31, 37, 24, 36, 17, 35];
+    let review = with(&shape, json!({"moves": moves, "time_limit_ms": 300}));
+    let (text, reviewed) = tool(&app, "review_game", review.clone()).await;
+    let rest = post(&app, "/v1/review", &review).await.ok_json("review");
+    for (entry, &cell) in rest["moves"].as_array().unwrap().iter().zip(&moves) {
+        assert_eq!(entry["column"], cell % 7, "{entry}");
+    }
+    assert_eq!(reviewed["moves"], rest["moves"]);
+    assert!(text.contains("\n7. X column 1: "), "{text}");
+    assert!(
+        rest["sentence"].as_str().unwrap().starts_with("X won"),
+        "{rest}"
+    );
+    let status = &reviewed["status"];
+    assert_eq!(status["line"], json!([35, 36, 37, 38]), "{status}");
+
+    // Elsewhere review entries carry no column.
+    let small = post(&app, "/v1/review", &json!({"moves": [4, 0]}))
+        .await
+        .ok_json("3 x 3");
+    assert!(small["moves"][0].get("column").is_none(), "{small}");
+}
+
+#[tokio::test]
+async fn the_tic_tac_toe_forced_win_reads_in_threats_on_every_front_door() {
+    let app = TestApp::new();
+    let expected =
+        "O wins by force: a threat at 3, then a double threat at 4, and three in a row at 8.";
+    let rest = app
+        .post_move(&json!({"board": "OXX......"}))
+        .await
+        .ok_json("3 x 3");
+    assert_eq!(rest["explanation"], expected, "{rest}");
+    let (text, _) = tool(&app, "suggest_move", json!({"board": "OXX......"})).await;
+    assert!(text.starts_with(expected), "{text}");
+}
