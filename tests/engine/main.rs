@@ -12,3 +12,4 @@ mod oracle_3x3;
 mod properties;
 mod renju;
 mod rules;
+mod small_rules;
