@@ -200,6 +200,14 @@ impl<'s, 't> ProofSearch<'s, 't> {
         }
     }
 
+    /// Stores and returns the numbers of a position settled without search: the attacker wins
+    /// (`won`) or cannot.
+    fn settled(&mut self, key: u64, won: bool) -> (u32, u32) {
+        let numbers = if won { (0, INFINITE) } else { (INFINITE, 0) };
+        self.store(key, numbers.0, numbers.1);
+        numbers
+    }
+
     /// Searches the current position (`side` to move, `ply` plies below the search's root)
     /// until its proof number reaches `max_proof` or its disproof number `max_disproof`, and
     /// returns both.
@@ -216,14 +224,7 @@ impl<'s, 't> ProofSearch<'s, 't> {
         }
         // A stored node was settled before: no pairing was found then.
         let forced = match self.settle(side, known.is_none()) {
-            Settled::Value(true) => {
-                self.store(key, 0, INFINITE);
-                return (0, INFINITE);
-            }
-            Settled::Value(false) => {
-                self.store(key, INFINITE, 0);
-                return (INFINITE, 0);
-            }
+            Settled::Value(won) => return self.settled(key, won),
             Settled::Forced(cell) => Some(cell),
             Settled::Open => None,
         };
@@ -232,8 +233,7 @@ impl<'s, 't> ProofSearch<'s, 't> {
         if children.is_empty() {
             // Black under renju with every cell forbidden: the game is drawn.
             self.children[ply] = children;
-            self.store(key, INFINITE, 0);
-            return (INFINITE, 0);
+            return self.settled(key, false);
         }
         let attacking = side == self.attacker;
         let (proof, disproof) = loop {
