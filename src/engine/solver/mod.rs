@@ -21,6 +21,8 @@
 //!   that make a four or a double threat;
 //! - [`grid`]: the board with per-window counters kept up to date move by move, [`windows`]:
 //!   its windows, [`symmetry`]: its symmetries and Zobrist keys; [`marks`]: scratch sets;
+//! - [`rules`]: the gomoku rules other than freestyle (which full windows win, black's forbidden
+//!   cells under renju); the freestyle-only shortcuts are switched off under them;
 //! - [`pv`]: the principal variation;
 //! - [`threats`] and [`root_threats`]: wins by continuous fours at the root of big boards
 //!   (with [`board`], the grid and the four-making cells they walk).
