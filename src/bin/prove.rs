@@ -1,13 +1,14 @@
 //! Bench binary: proves small m,n,k games from the empty board and times a move on 15 × 15.
 //!
 //! ```text
-//! cargo run --release --bin prove [-- [--runs N] [--proofs-only] [--game R,C,K]...]
+//! cargo run --release --bin prove [-- [--runs N] [--proofs-only] [--game R,C,K]... [--rule RULE]...]
 //! cargo run --release --bin prove -- --calibrate
 //! ```
 //!
 //! Each proof is run `N` times (default 3) and the fastest run is reported; `--proofs-only`
 //! skips the 15 × 15 moves (for profiling the proofs alone); `--game R,C,K` (repeatable) proves
-//! those games instead of (4,4,4), (5,4,4) and (5,5,4). The command line is read with clap, a
+//! those games instead of (4,4,4), (5,4,4) and (5,5,4), and `--rule` (repeatable, `k = 5` only)
+//! proves each of them under each gomoku rule given instead of freestyle. The command line is read with clap, a
 //! dependency of the `server` feature, so the binary needs that feature (on by default); what it
 //! measures, the engine, is the same with or without it.
 //!
@@ -19,7 +20,7 @@
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use minimax_move::engine::{Geometry, Player, Position, Scoring, SearchLimits, analyze};
+use minimax_move::engine::{Geometry, Player, Position, Rule, Scoring, SearchLimits, analyze};
 
 /// Proves small m,n,k games from the empty board and times a move on 15 × 15.
 #[derive(Debug, Parser)]
@@ -34,10 +35,21 @@ struct Args {
     /// A game to prove instead of (4,4,4), (5,4,4) and (5,5,4): rows, columns, k. Repeatable.
     #[arg(long = "game", value_name = "R,C,K", value_parser = parse_game)]
     games: Vec<Geometry>,
+    /// A gomoku rule to prove the games under instead of freestyle (`k = 5`). Repeatable.
+    #[arg(long = "rule", value_name = "RULE", value_parser = parse_rule)]
+    rules: Vec<Rule>,
     /// Check the work budget of a 500 ms limit against the clock on random midgames, and nothing
     /// else.
     #[arg(long)]
     calibrate: bool,
+}
+
+/// A gomoku rule by its API name.
+fn parse_rule(text: &str) -> Result<Rule, String> {
+    Rule::ALL
+        .into_iter()
+        .find(|rule| rule.as_str() == text)
+        .ok_or_else(|| format!("{text:?} is not freestyle, standard, renju or caro"))
 }
 
 /// `R,C,K`, a game the engine plays.
@@ -66,6 +78,15 @@ fn main() {
     } else {
         args.games
     };
+    let games = if args.rules.is_empty() {
+        games
+    } else {
+        games
+            .iter()
+            .flat_map(|&game| args.rules.iter().map(move |&rule| game.with_rule(rule)))
+            .collect::<Result<Vec<_>, _>>()
+            .unwrap_or_else(|error| panic!("--rule: {error}"))
+    };
     prove(&games, args.runs.max(1));
     if !args.proofs_only {
         time_big_board_moves();
@@ -77,13 +98,22 @@ fn empty(geometry: Geometry) -> Position {
 }
 
 fn name(geometry: Geometry) -> String {
-    format!("({},{},{})", geometry.rows(), geometry.cols(), geometry.k())
+    let rule = match geometry.rule() {
+        Rule::Freestyle => String::new(),
+        rule => format!(" {rule}"),
+    };
+    format!(
+        "({},{},{}){rule}",
+        geometry.rows(),
+        geometry.cols(),
+        geometry.k()
+    )
 }
 
 /// Proves each game from the empty board, the fastest of `runs` runs.
 fn prove(games: &[Geometry], runs: usize) {
     println!(
-        "{:<10} {:>8} {:>6} {:>12} {:>12} {:>10}",
+        "{:<18} {:>8} {:>6} {:>12} {:>12} {:>10}",
         "game", "outcome", "exact", "nodes", "nodes/s", "seconds"
     );
     for &geometry in games {
@@ -100,7 +130,7 @@ fn prove(games: &[Geometry], runs: usize) {
             .expect("at least one run");
         let best = analysis.best_move();
         println!(
-            "{:<10} {:>8} {:>6} {:>12} {:>12.0} {:>10.6}",
+            "{:<18} {:>8} {:>6} {:>12} {:>12.0} {:>10.6}",
             name(geometry),
             best.value.outcome().map_or("unknown", |o| o.as_str()),
             best.value.is_exact(),

@@ -13,6 +13,7 @@ mod properties;
 mod renju;
 mod review_invariants;
 mod rules;
+mod small_rules;
 mod tactics;
 #[path = "../common/words.rs"]
 mod words;

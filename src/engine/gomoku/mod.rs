@@ -50,10 +50,8 @@ pub fn applies(position: &Position) -> bool {
 }
 
 /// Whether boards of `geometry` are searched here: at least [`MIN_CELLS`] cells and `k` from
-/// 4 to 6.
+/// 4 to 6, under every rule. Smaller boards, whatever the rule, go to the small-board solver,
+/// which knows each rule's wins and black's forbidden moves and proves what it can.
 fn plays(geometry: Geometry) -> bool {
-    // A rule other than freestyle (k = 5 only) is known to this search alone, whatever the size.
-    geometry.rule() != crate::engine::Rule::Freestyle
-        || geometry.cells() >= MIN_CELLS
-            && (pattern::MIN_K..=pattern::MAX_K).contains(&geometry.k())
+    geometry.cells() >= MIN_CELLS && (pattern::MIN_K..=pattern::MAX_K).contains(&geometry.k())
 }

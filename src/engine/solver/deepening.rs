@@ -44,14 +44,15 @@ impl<'t> Searcher<'t> {
         eval::evaluate(&self.board, side)
     }
 
-    /// The legal moves at the root, ascending, with twins under symmetry pointing to the first.
+    /// The legal moves at the root, ascending, with twins under symmetry pointing to the first
+    /// (black's forbidden cells under renju are no moves).
     pub fn root_moves(&mut self) -> Vec<RootMove> {
         let side = self.root_side;
         let grid = &mut self.board.grid;
         let mut moves: Vec<RootMove> = Vec::new();
         let mut seen: Vec<(u64, usize)> = Vec::new();
         for cell in 0..grid.cell_count() {
-            if !grid.is_empty(cell) {
+            if !grid.is_empty(cell) || !grid.may_play(cell, side) {
                 continue;
             }
             let priority = grid.move_priority(cell, side);

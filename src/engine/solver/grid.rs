@@ -5,7 +5,8 @@
 //! line is still open, the static evaluation) is a lookup in counters that `play` and `undo`
 //! maintain, so a node costs a few dozen additions rather than a scan of the board.
 
-use super::super::{Geometry, Player};
+use super::super::{Geometry, Player, Rule};
+use super::rules::Rules;
 use super::symmetry::Symmetries;
 use super::weights::{MovePriority, window_weight};
 use super::windows::Windows;
@@ -53,6 +54,8 @@ pub struct Grid {
     empties: u32,
     symmetries: Symmetries,
     priority: MovePriority,
+    /// The gomoku rule: which full windows win, and black's forbidden cells under renju.
+    rules: Rules,
 }
 
 impl Grid {
@@ -77,6 +80,7 @@ impl Grid {
             }
         }
         let priority = MovePriority::new(geometry);
+        let rules = Rules::new(geometry, &windows);
         let mut grid = Self {
             cells: vec![0; n],
             counts: vec![[0, 0]; windows.count()],
@@ -92,6 +96,7 @@ impl Grid {
             empties: n as u32,
             symmetries: Symmetries::new(rows, cols),
             priority,
+            rules,
         };
         for w in 0..grid.window_count() {
             grid.account(w, 1);
@@ -243,9 +248,47 @@ impl Grid {
         }
     }
 
-    /// Whether no line through `cell` can be completed by either side any more.
+    /// Whether a stone on `cell` can no longer matter: no line through it can be completed by
+    /// either side any more, and (under the rules other than freestyle, where what lies beyond a
+    /// window counts) it lies beyond the end of no window that still can.
     pub fn is_dead(&self, cell: usize) -> bool {
         self.cell_live[cell] == 0
+            && self.rules.flanks(cell).iter().all(|&w| {
+                let [x, o] = self.counts[w as usize];
+                x > 0 && o > 0
+            })
+    }
+
+    /// The board's gomoku rule.
+    pub fn rule(&self) -> Rule {
+        self.rules.rule()
+    }
+
+    /// Whether `side` has forbidden moves: black under renju.
+    pub fn forbids(&self, side: Side) -> bool {
+        self.rules.forbids(side)
+    }
+
+    /// Whether `side` may play the empty `cell`: always, except black's forbidden moves under
+    /// renju.
+    pub fn may_play(&self, cell: usize, side: Side) -> bool {
+        self.rules.may_play(&self.cells, cell, side)
+    }
+
+    /// Whether `side` has a move it may play (only black under renju can have none: then the
+    /// game is drawn).
+    pub fn has_move(&self, side: Side) -> bool {
+        (0..self.cells.len()).any(|c| self.cells[c] == 0 && self.may_play(c, side))
+    }
+
+    /// Whether `side` has a move that wins at once.
+    pub fn has_win(&self, side: Side) -> bool {
+        self.threats(side) > 0 && (self.rules.is_freestyle() || self.threat_cells(side).0.is_some())
+    }
+
+    /// Whether a stone of `side` on the empty `cell` of a window it fills wins under the rule.
+    fn completes(&self, cell: usize, side: Side) -> bool {
+        self.rules.is_freestyle() || self.rules.run_wins(&self.cells, cell, side)
     }
 
     /// The symmetry-reduced key: the smallest key over the board's symmetries, and which
@@ -303,20 +346,24 @@ impl Grid {
         c[side.index()] as usize + missing == self.windows.k() && c[side.opponent().index()] == 0
     }
 
-    /// Whether playing `cell` completes a line for `side`.
+    /// Whether playing `cell` completes a line for `side` that wins under the rule.
     pub fn wins_at(&self, cell: usize, side: Side) -> bool {
         self.windows_of(cell)
             .iter()
             .any(|&w| self.open_with_missing(w as usize, side, 1))
+            && self.completes(cell, side)
     }
 
-    /// The cells where `side` would complete a line: the first one, and whether there is a
-    /// second, different one.
+    /// The cells where `side` would complete a winning line: the first one, and whether there
+    /// is a second, different one.
     pub fn threat_cells(&self, side: Side) -> (Option<usize>, bool) {
         let mut first = None;
         for w in 0..self.counts.len() {
             if self.open_with_missing(w, side, 1) {
                 for cell in self.empty_in_window(w) {
+                    if !self.completes(cell, side) {
+                        continue;
+                    }
                     match first {
                         None => first = Some(cell),
                         Some(f) if f != cell => return (first, true),
@@ -333,7 +380,7 @@ impl Grid {
         for w in 0..self.counts.len() {
             if self.open_with_missing(w, side, 1) {
                 for cell in self.empty_in_window(w) {
-                    if cell != not {
+                    if cell != not && self.completes(cell, side) {
                         return (cell, true);
                     }
                 }

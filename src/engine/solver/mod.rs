@@ -21,6 +21,8 @@
 //!   that make a four or a double threat;
 //! - [`grid`]: the board with per-window counters kept up to date move by move, [`windows`]:
 //!   its windows, [`symmetry`]: its symmetries and Zobrist keys; [`marks`]: scratch sets;
+//! - [`rules`]: the gomoku rules other than freestyle (which full windows win, black's forbidden
+//!   cells under renju); the freestyle-only shortcuts are switched off under them;
 //! - [`pv`]: the principal variation;
 //! - [`threats`] and [`root_threats`]: wins by continuous fours at the root of big boards
 //!   (with [`board`], the grid and the four-making cells they walk).
@@ -48,6 +50,7 @@ mod proof_number;
 mod pv;
 mod root;
 mod root_threats;
+mod rules;
 mod symmetry;
 mod threats;
 mod weights;
@@ -61,7 +64,7 @@ use threats::Vcf;
 
 #[cfg(doc)]
 use super::Evaluation;
-use super::{Analysis, MoveScore, Position, Scoring, SearchLimits};
+use super::{Analysis, MoveScore, Position, Rule, Scoring, SearchLimits};
 
 /// Threat search runs on boards with at least this many cells and `k` at least
 /// [`THREAT_MIN_K`]: the boards the full search cannot prove (smaller boards keep their exact,
@@ -81,7 +84,12 @@ pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> 
     let mut searcher = Searcher::new(position, &mut table);
     let cells = searcher.board.cell_count();
     let mut root = searcher.root_moves();
-    if cells >= THREAT_MIN_CELLS && geometry.k() >= THREAT_MIN_K {
+    // The threat search knows freestyle's wins only (the other rules reach this solver on
+    // boards below its size anyway).
+    if cells >= THREAT_MIN_CELLS
+        && geometry.k() >= THREAT_MIN_K
+        && geometry.rule() == Rule::Freestyle
+    {
         let mut vcf = Vcf::new(VCF_ROOT_BUDGET);
         let won = vcf.find(&mut searcher.board, searcher.root_side, VCF_MAX_FOURS);
         if let Some(line) = won {

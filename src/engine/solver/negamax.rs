@@ -14,7 +14,7 @@
 
 use std::ops::ControlFlow;
 
-use super::super::Geometry;
+use super::super::{Geometry, Rule};
 use super::estimates::Estimates;
 use super::eval::evaluate;
 use super::grid::Grid;
@@ -120,25 +120,32 @@ impl<'t> Negamax<'t> {
         beta: i32,
     ) -> ControlFlow<i32, Option<usize>> {
         let other = side.opponent();
-        if self.board.threats(side) > 0 {
+        if self.board.has_win(side) {
             return ControlFlow::Break(WIN - (ply + 1));
         }
         if self.board.empties() == 0 || self.board.all_dead() {
             return ControlFlow::Break(0);
         }
         let mut forced = None;
-        if self.board.threats(other) > 0 {
-            let (first, more) = self.board.threat_cells(other);
-            if more {
-                return ControlFlow::Break(-(WIN - (ply + 2)));
+        if self.board.threats(other) > 0
+            && let (Some(first), more) = self.board.threat_cells(other)
+        {
+            if more || !self.board.may_play(first, side) {
+                // Every move loses at once, unless there is none (black under renju): a draw.
+                let lost = self.board.has_move(side);
+                return ControlFlow::Break(if lost { -(WIN - (ply + 2)) } else { 0 });
             }
-            forced = first;
-        } else if self.board.twos(side) >= 2
+            forced = Some(first);
+        } else if self.board.threats(other) == 0
+            && self.board.rule() == Rule::Freestyle
+            && self.board.twos(side) >= 2
             && self
                 .patterns
                 .double_threat_cell(&self.board, side)
                 .is_some()
         {
+            // Under the other rules a four may not win (an overline, a blocked five), may be
+            // forbidden, and a block may take both wins away (caro): no shortcut there.
             return ControlFlow::Break(WIN - (ply + 3));
         }
         // No immediate win, so our next chance ends the game at ply + 3; the opponent has no
@@ -179,7 +186,8 @@ impl<'t> Negamax<'t> {
     fn ordered_moves(&mut self, side: Side, first: Option<usize>, moves: &mut Vec<(i64, u16)>) {
         let mut dead_seen = first.is_some_and(|c| self.board.is_dead(c));
         for cell in 0..self.board.cell_count() {
-            if !self.board.is_empty(cell) || Some(cell) == first {
+            if !self.board.is_empty(cell) || Some(cell) == first || !self.board.may_play(cell, side)
+            {
                 continue;
             }
             if self.board.is_dead(cell) {
@@ -293,7 +301,7 @@ impl<'t> Negamax<'t> {
             .best
             .map(usize::from)
             .map(|m| self.board.actual_cell(symmetry, m))
-            .filter(|&m| self.board.is_empty(m));
+            .filter(|&m| self.board.is_empty(m) && self.board.may_play(m, self.side_at(ply)));
         if entry.proven || entry.depth >= depth {
             let score = from_table(entry.score, ply);
             let usable = match entry.bound {
@@ -357,6 +365,10 @@ impl<'t> Negamax<'t> {
             }
         }
         self.buffers[ply as usize] = moves;
+        if best_move.is_none() {
+            // No move at all: black under renju with every cell forbidden, a draw.
+            best = 0;
+        }
         (!self.budget.stopped()).then_some((best, best_move))
     }
 }

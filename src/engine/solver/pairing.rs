@@ -74,14 +74,18 @@ impl Pairing {
     /// other cell of that pair (and plays anywhere otherwise), so `attacker` can never complete
     /// a line: a proof that `attacker` cannot win. `false` means no pairing was found within
     /// `budget` search steps, which proves nothing. Also returns the steps taken.
+    ///
+    /// The answer may be forbidden to black under renju, so a black defender gets no pairing
+    /// (only the draw when the attacker has no window left). Under every other rule the
+    /// pairing holds: no window of the attacker is ever filled, so it makes no line at all.
     pub fn defender_pairs_off(&mut self, grid: &Grid, attacker: Side, budget: u32) -> (bool, u32) {
         if grid.live(attacker) == 0 {
             return (true, 0);
         }
-        if grid.threats(attacker) > 0 {
+        let defender = attacker.opponent();
+        if grid.threats(attacker) > 0 || grid.forbids(defender) {
             return (false, 0);
         }
-        let defender = attacker.opponent();
         // Pairs on different lines are disjoint, and one pair covers windows of one line only:
         // at least one pair of its own per line with an open window is needed.
         self.lines_seen.clear();

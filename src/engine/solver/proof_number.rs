@@ -9,7 +9,7 @@
 //! them) count as one move. Proof and disproof numbers are kept in a table of their own keyed by
 //! the symmetry-reduced key.
 
-use super::super::Geometry;
+use super::super::{Geometry, Rule};
 use super::negamax::Negamax;
 use super::pairing::Pairing;
 use super::root::RootMove;
@@ -118,20 +118,24 @@ impl<'s, 't> ProofSearch<'s, 't> {
         let board = &self.search.board;
         let other = side.opponent();
         let attacker = self.attacker;
-        if board.threats(side) > 0 {
+        if board.has_win(side) {
             return Settled::Value(side == attacker);
         }
         if board.empties() == 0 || board.live(attacker) == 0 {
             return Settled::Value(false);
         }
-        if board.threats(other) > 0 {
-            let (first, more) = board.threat_cells(other);
-            if more {
-                return Settled::Value(other == attacker);
+        if board.threats(other) > 0
+            && let (Some(first), more) = board.threat_cells(other)
+        {
+            if more || !board.may_play(first, side) {
+                // Every move loses at once, unless there is none (black under renju): a draw.
+                return Settled::Value(other == attacker && board.has_move(side));
             }
-            return Settled::Forced(first.expect("a threat has a winning cell"));
+            return Settled::Forced(first);
         }
-        if board.twos(side) >= 2
+        if board.threats(other) == 0
+            && board.rule() == Rule::Freestyle
+            && board.twos(side) >= 2
             && self
                 .search
                 .patterns
@@ -165,7 +169,7 @@ impl<'s, 't> ProofSearch<'s, 't> {
             None => {
                 let mut dead_seen = false;
                 for cell in 0..board.cell_count() {
-                    if !board.is_empty(cell) {
+                    if !board.is_empty(cell) || !board.may_play(cell, side) {
                         continue;
                     }
                     if board.is_dead(cell) {
@@ -196,6 +200,14 @@ impl<'s, 't> ProofSearch<'s, 't> {
         }
     }
 
+    /// Stores and returns the numbers of a position settled without search: the attacker wins
+    /// (`won`) or cannot.
+    fn settled(&mut self, key: u64, won: bool) -> (u32, u32) {
+        let numbers = if won { (0, INFINITE) } else { (INFINITE, 0) };
+        self.store(key, numbers.0, numbers.1);
+        numbers
+    }
+
     /// Searches the current position (`side` to move, `ply` plies below the search's root)
     /// until its proof number reaches `max_proof` or its disproof number `max_disproof`, and
     /// returns both.
@@ -212,19 +224,17 @@ impl<'s, 't> ProofSearch<'s, 't> {
         }
         // A stored node was settled before: no pairing was found then.
         let forced = match self.settle(side, known.is_none()) {
-            Settled::Value(true) => {
-                self.store(key, 0, INFINITE);
-                return (0, INFINITE);
-            }
-            Settled::Value(false) => {
-                self.store(key, INFINITE, 0);
-                return (INFINITE, 0);
-            }
+            Settled::Value(won) => return self.settled(key, won),
             Settled::Forced(cell) => Some(cell),
             Settled::Open => None,
         };
         let mut children = std::mem::take(&mut self.children[ply]);
         self.expand(side, forced, &mut children);
+        if children.is_empty() {
+            // Black under renju with every cell forbidden: the game is drawn.
+            self.children[ply] = children;
+            return self.settled(key, false);
+        }
         let attacking = side == self.attacker;
         let (proof, disproof) = loop {
             // At the attacker's nodes one child's proof is enough; at the defender's, one
@@ -306,6 +316,10 @@ pub enum Draw {
 /// the empty board that question is the first one with the colours swapped. Otherwise, unless
 /// `every_move` is asked for, the root moves (representatives, in `root`'s order) are tried
 /// one by one.
+///
+/// Under the other rules an extra stone can hurt its owner (it turns a five into an overline
+/// under standard, or makes black's answer a forbidden one under renju), so there the root
+/// moves are always tried one by one: all of them when `every_move` is asked for.
 pub fn prove_draw(
     search: &mut Negamax<'_>,
     geometry: Geometry,
@@ -318,6 +332,9 @@ pub fn prove_draw(
     if proof.attacker_wins(side, side)? {
         return None;
     }
+    if geometry.rule() != Rule::Freestyle {
+        return draw_move_by_move(&mut proof, root, every_move);
+    }
     let empty_board = proof.search.board.empties() as usize == proof.search.board.cell_count();
     if empty_board || !proof.attacker_wins(opponent, opponent)? {
         return Some(Draw::EveryMove);
@@ -325,6 +342,19 @@ pub fn prove_draw(
     if every_move {
         return None;
     }
+    draw_move_by_move(&mut proof, root, false)
+}
+
+/// The root moves (representatives, in `root`'s order) after which the opponent cannot win,
+/// the side to move being known not to win: the first of them, or with `every_move` all of
+/// them (`None` unless every move draws).
+fn draw_move_by_move(
+    proof: &mut ProofSearch<'_, '_>,
+    root: &[RootMove],
+    every_move: bool,
+) -> Option<Draw> {
+    let side = proof.search.root_side();
+    let opponent = side.opponent();
     for (i, m) in root.iter().enumerate() {
         if m.representative != i {
             continue;
@@ -332,11 +362,13 @@ pub fn prove_draw(
         proof.search.board.play(m.cell, side);
         let lost = proof.attacker_wins(opponent, opponent);
         proof.search.board.undo(m.cell, side);
-        if !lost? {
-            return Some(Draw::FirstFrom(m.cell));
+        match (lost?, every_move) {
+            (false, false) => return Some(Draw::FirstFrom(m.cell)),
+            (true, true) => return None,
+            _ => {}
         }
     }
-    None
+    every_move.then_some(Draw::EveryMove)
 }
 
 #[cfg(test)]

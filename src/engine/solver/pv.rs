@@ -1,6 +1,7 @@
 //! The principal variation: the expected line of best play, read from what the search left
 //! behind without searching again.
 
+use super::super::Rule;
 use super::grid::Grid;
 use super::negamax::Negamax;
 use super::patterns::Patterns;
@@ -96,14 +97,16 @@ pub fn principal_variation(
 /// move.
 fn known_move(board: &Grid, table: &Table, patterns: &mut Patterns, side: Side) -> Option<usize> {
     let other = side.opponent();
-    if board.threats(side) > 0 {
-        return board.threat_cells(side).0;
+    if let (Some(win), _) = board.threat_cells(side) {
+        return Some(win);
     }
-    if board.threats(other) > 0 {
-        // With two threats against it every move loses at once: blocking one is as good as any.
-        return board.threat_cells(other).0;
+    if let (Some(block), _) = board.threat_cells(other) {
+        // With two threats against it every move loses at once: blocking one is as good as any
+        // (when black may not block under renju, the search knows no move either).
+        return board.may_play(block, side).then_some(block);
     }
-    if board.twos(side) >= 2
+    if board.rule() == Rule::Freestyle
+        && board.twos(side) >= 2
         && let Some(cell) = patterns.double_threat_cell(board, side)
     {
         return Some(cell);
