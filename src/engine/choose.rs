@@ -144,8 +144,11 @@ fn choose_position(
         // The best moves by the requested scoring. Under classic scoring a slower win scores the
         // same as an immediate one, and the lowest index among them is the contract's answer.
         let pool = best_among(everything());
+        // The analysis's best move is the first of its equals (the lowest index, unless the
+        // engine's own choice was proven equal to moves before it).
+        let best = moves.iter().position(|m| m.index == analysis.best);
         return match tie_break {
-            TieBreak::First => pool[0],
+            TieBreak::First => best.filter(|b| pool.contains(b)).unwrap_or(pool[0]),
             TieBreak::Random => pick(&pool, random),
         };
     }

@@ -68,7 +68,11 @@ pub(crate) fn settle(position: &Position, analysis: &mut Analysis, scoring: Scor
         changed = true;
     }
     if changed {
-        let best = analysis.moves[super::best_of(&analysis.moves)].index;
+        // The engine's own choice stays while nothing beats it: among moves the tactics proved
+        // equal, the lowest index would be an arbitrary pick (a corner, on a lost board).
+        let top = analysis.moves[super::best_of(&analysis.moves)];
+        let kept = analysis.best_move().value.score() >= top.value.score();
+        let best = if kept { analysis.best } else { top.index };
         if best != analysis.best {
             analysis.best = best;
             analysis.pv = vec![best];

@@ -114,6 +114,7 @@ async fn every_field_every_answer_carries_is_required_and_no_other() {
     // on gomoku boards.
     let optional = [
         ("MoveResponse", "moves"),
+        ("MoveResponse", "top"),
         ("MoveResponse", "seed"),
         ("MoveResponse", "column"),
         ("MoveResponse", "coordinate"),
