@@ -29,7 +29,7 @@ fn engine_game(
     let mut moves = Vec::new();
     loop {
         let legal = position.legal_moves();
-        let cell = if moves.len() > 1 && rng.next_u32() % random_one_in == 0 {
+        let cell = if moves.len() > 1 && rng.next_u32().is_multiple_of(random_one_in) {
             legal[rng.next_u32() as usize % legal.len()]
         } else {
             let options = SuggestOptions {

@@ -142,7 +142,7 @@ fn random_position(geometry: Geometry, stones: usize, rng: &mut ChaCha8Rng) -> O
                 })
             })
             .collect();
-        let pool = if !own.is_empty() && rng.next_u32() % 2 == 0 {
+        let pool = if !own.is_empty() && rng.next_u32().is_multiple_of(2) {
             &own
         } else {
             &moves
