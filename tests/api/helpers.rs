@@ -59,6 +59,16 @@ impl TestApp {
             .await
     }
 
+    /// `POST` a JSON body to `path`.
+    pub async fn post_json(&self, path: &str, body: &Value) -> TestResponse {
+        let request = Request::builder()
+            .method(Method::POST)
+            .uri(path)
+            .header(header::CONTENT_TYPE, "application/json");
+        self.send(request.body(Body::from(body.to_string())).unwrap())
+            .await
+    }
+
     /// `POST /v1/move` with any body and content type.
     pub async fn post_raw(
         &self,

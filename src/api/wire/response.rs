@@ -111,9 +111,9 @@ impl GameStatus {
 #[schema(example = json!({
     "index": 4, "score": 9, "player": "X", "outcome": "win", "plies": 1, "exact": true,
     "moves": [
-        {"index": 1, "score": -8, "outcome": "loss", "plies": 2, "exact": true},
-        {"index": 4, "score": 9, "outcome": "win", "plies": 1, "exact": true},
-        {"index": 6, "score": -8, "outcome": "loss", "plies": 2, "exact": true}
+        {"index": 1, "score": -8, "outcome": "loss", "plies": 2, "exact": true, "searched": true},
+        {"index": 4, "score": 9, "outcome": "win", "plies": 1, "exact": true, "searched": true},
+        {"index": 6, "score": -8, "outcome": "loss", "plies": 2, "exact": true, "searched": true}
     ],
     "board": ["O", 1, "X", "X", "X", "X", 6, "O", "O"],
     "status": {"state": "win", "winner": "X", "line": [3, 4, 5]},
