@@ -223,11 +223,17 @@ async function playAndAnalyse(page, { n, label, press, check, settle, STEP_MS })
   points = await readPoints(page);
   check(`${label}: the analysis request names the rule and the board`, request.rule === 'freestyle' && request.rows === n && request.cols === n && request.k === 5, JSON.stringify({ rule: request.rule, rows: request.rows, cols: request.cols, k: request.k }));
   const empty = new Set(points.filter((p) => !p.stone).map((p) => p.index));
-  const top = answer.moves.filter((m) => empty.has(m.index)).sort((a, b) => b.score - a.score || a.index - b.index).slice(0, 5);
+  // The ranking is the server's (`top`): searched moves only, best first.
+  const top = (answer.top || []).filter((m) => empty.has(m.index)).slice(0, 5);
   const heated = points.filter((p) => p.heat !== null);
-  check(`${label}: the heat map shades exactly the ${top.length} best moves of the move table`,
+  check(`${label}: the page asks the server for its five best moves`, request.top === 5, JSON.stringify(request));
+  check(`${label}: the heat map shades exactly the ${top.length} best moves the server ranked`,
     top.length === 5 && JSON.stringify(heated.map((p) => p.index).sort((a, b) => a - b)) === JSON.stringify(top.map((m) => m.index).sort((a, b) => a - b)),
     `shaded ${heated.map((p) => p.index)}, best ${top.map((m) => m.index)}`);
+  const unsearched = new Set(answer.moves.filter((m) => m.searched === false).map((m) => m.index));
+  check(`${label}: no shaded move is one the search never reached`,
+    top.every((m) => m.searched === true) && heated.every((p) => !unsearched.has(p.index)),
+    `shaded ${heated.map((p) => p.index)}, unsearched ${unsearched.size}`);
   const heatOf = new Map(heated.map((p) => [p.index, p]));
   const monotone = top.every((a) => top.every((b) => !(a.score > b.score) || (heatOf.get(a.index) && heatOf.get(b.index) && heatOf.get(a.index).heat >= heatOf.get(b.index).heat && heatOf.get(a.index).heatAlpha >= heatOf.get(b.index).heatAlpha)));
   check(`${label}: the colour is most intense at the best score and never less intense for a better one`,
