@@ -1,18 +1,24 @@
-//! The transposition table both searches use: 2^20 slots of 16 bytes (16 MiB), borrowed from a
-//! small pool for one search and given back when dropped, so memory grows with the searches
-//! running at once and never with their number over time. A table is emptied in O(1) when it is
-//! borrowed, by moving to a new generation.
+//! The transposition table the solver and the big-board engine use: 2^20 slots of 16 bytes
+//! (16 MiB), borrowed from a small [`Pool`] for one search and given back when dropped, so memory
+//! grows with the searches running at once and never with their number over time. A table is
+//! emptied in O(1) when it is borrowed, by moving to a new generation, which the table keeps
+//! with its slots (see [`super::pool`]).
+//!
+//! A table is borrowed for one board geometry, and every key is salted with it
+//! ([`Table::acquire`]): no entry stored for one geometry (rows, cols, `k`, gravity and rule)
+//! is ever read for another, even one left over from an earlier search.
 //!
 //! The two searches keep their own replacement rules ([`Replacement`]): the solver's two-way
 //! buckets keep the deeper result in the first slot and the newest in the second; the big-board
 //! engine keeps one result a slot and replaces it unless a deeper bound is there.
 
-use std::sync::Mutex;
+use super::pool::{Pool, Pooled, Renew};
+use crate::engine::{Geometry, Rule};
 
 /// Log2 of the number of slots: 2^20 slots of 16 bytes, 16 MiB.
 pub const TABLE_BITS: u32 = 20;
 
-/// Tables kept for reuse when no search holds them; more are freed when returned.
+/// Tables kept for reuse when no search holds them; more are freed when given back.
 const MAX_IDLE_TABLES: usize = 4;
 
 /// Generations are stored in this many bits; the table is cleared when they wrap.
@@ -97,50 +103,87 @@ fn generation_of(data: u64) -> u8 {
     (data >> 59) as u8
 }
 
-/// A transposition table borrowed from the pool; it goes back when dropped.
-pub struct Table {
+/// A table's slots and the generation of the search using them: kept together, so that a
+/// table always comes back from the pool with its own generation. `Default` holds no slots.
+#[derive(Default)]
+struct Slots {
     slots: Vec<Slot>,
     generation: u8,
-    replacement: Replacement,
 }
 
-static IDLE: Mutex<Vec<Vec<Slot>>> = Mutex::new(Vec::new());
-/// The generation of the tables in the pool's last use, so a reused table starts a new one.
-static GENERATIONS: Mutex<Vec<u8>> = Mutex::new(Vec::new());
-
-impl Table {
-    /// An empty table with the given replacement rule, from the pool when one is idle.
-    pub fn acquire(replacement: Replacement) -> Self {
-        let idle = IDLE.lock().unwrap_or_else(|e| e.into_inner()).pop();
-        let last = GENERATIONS
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .pop()
-            .unwrap_or(0);
-        let mut table = Self {
-            slots: idle.unwrap_or_else(|| vec![Slot::default(); 1 << TABLE_BITS]),
-            generation: last,
-            replacement,
-        };
-        table.start_search();
-        table
+impl Renew for Slots {
+    fn fresh() -> Self {
+        Self {
+            slots: vec![Slot::default(); 1 << TABLE_BITS],
+            generation: 0,
+        }
     }
 
     /// Forgets every entry, by moving to a new generation (clearing the slots when the
     /// generations wrap).
-    fn start_search(&mut self) {
+    fn renew(&mut self) {
         self.generation = (self.generation + 1) % (1 << GENERATION_BITS);
         if self.generation == 0 {
             self.slots.fill(Slot::default());
             self.generation = 1;
         }
     }
+}
+
+static POOL: Pool<Slots> = Pool::new(MAX_IDLE_TABLES);
+
+/// Bits of a geometry's salt: rows, cols and `k` (up to 20 each, 5 bits each), gravity and the
+/// rule.
+const SALT_BITS: u32 = 5 + 5 + 5 + 1 + 2;
+const _: () = assert!(Geometry::MAX_SIDE < 32 && Rule::ALL.len() <= 4);
+// The salt sits above the bits the solver's buckets are indexed by and below those the big-board
+// engine's slots are.
+const _: () = assert!(TABLE_BITS + SALT_BITS <= 64 - TABLE_BITS);
+
+/// The salt of `geometry`'s keys: its rows, cols, `k`, gravity and rule, one number for each
+/// geometry, in the bits above [`TABLE_BITS`] that neither [`Replacement`] indexes slots by.
+/// Keys differ between geometries, while each geometry's keys land in the slots they would
+/// unsalted (so the searches, and their answers, are what they were without it).
+fn salt(geometry: Geometry) -> u64 {
+    let code = geometry.rows() as u64
+        | (geometry.cols() as u64) << 5
+        | (geometry.k() as u64) << 10
+        | u64::from(geometry.is_gravity()) << 15
+        | (geometry.rule() as u64) << 16;
+    code << TABLE_BITS
+}
+
+/// A transposition table borrowed from the pool for one search on one geometry; it goes back
+/// when dropped.
+pub struct Table {
+    storage: Pooled<'static, Slots>,
+    replacement: Replacement,
+    /// Mixed into every key: see [`salt`].
+    salt: u64,
+}
+
+impl Table {
+    /// An empty table for a search on `geometry`, with the given replacement rule, from the
+    /// pool when one is idle.
+    pub fn acquire(replacement: Replacement, geometry: Geometry) -> Self {
+        Self {
+            storage: POOL.borrow(),
+            replacement,
+            salt: salt(geometry),
+        }
+    }
 
     fn first_slot(&self, key: u64) -> usize {
         match self.replacement {
-            Replacement::DeeperAndNewest => (key as usize) & (self.slots.len() - 1) & !1,
+            Replacement::DeeperAndNewest => (key as usize) & (self.storage.slots.len() - 1) & !1,
             Replacement::UnlessDeeper => (key >> (64 - TABLE_BITS)) as usize,
         }
+    }
+
+    /// The generation of this search.
+    #[cfg(test)]
+    fn generation(&self) -> u8 {
+        self.storage.generation
     }
 
     fn ways(&self) -> usize {
@@ -151,13 +194,18 @@ impl Table {
     }
 
     fn holds(&self, slot: Slot, key: u64) -> bool {
-        slot.key == key && generation_of(slot.data) == self.generation
+        slot.key == key && generation_of(slot.data) == self.storage.generation
     }
 
     /// The entry for `key`, if stored in this search.
     pub fn probe(&self, key: u64) -> Option<Entry> {
+        self.probe_salted(key ^ self.salt)
+    }
+
+    /// The entry for `key` (salted), if stored in this search.
+    fn probe_salted(&self, key: u64) -> Option<Entry> {
         let first = self.first_slot(key);
-        self.slots[first..first + self.ways()]
+        self.storage.slots[first..first + self.ways()]
             .iter()
             .find(|&&slot| self.holds(slot, key))
             .map(|slot| Entry::unpack(slot.data))
@@ -165,12 +213,15 @@ impl Table {
 
     /// Stores a result for `key`, by the table's [`Replacement`] rule.
     pub fn store(&mut self, key: u64, entry: Entry) {
+        let key = key ^ self.salt;
         let first = self.first_slot(key);
-        let data = entry.pack(self.generation);
+        let generation = self.storage.generation;
+        let data = entry.pack(generation);
+        let slots = &mut self.storage.slots;
         match self.replacement {
             Replacement::DeeperAndNewest => {
-                let old = self.slots[first];
-                let old_live = generation_of(old.data) == self.generation;
+                let old = slots[first];
+                let old_live = generation_of(old.data) == generation;
                 let old_depth = i32::from((old.data >> 48) as u8) - 1;
                 let depth = entry.depth.clamp(-1, 254);
                 let index = if old.key == key || !old_live || depth >= old_depth {
@@ -179,38 +230,32 @@ impl Table {
                     first + 1
                 };
                 if index == first && old.key != key && old_live {
-                    self.slots[first + 1] = old;
+                    slots[first + 1] = old;
                 }
-                self.slots[index] = Slot { key, data };
+                slots[index] = Slot { key, data };
             }
             Replacement::UnlessDeeper => {
                 if entry.bound != Bound::Exact
-                    && self.probe(key).is_some_and(|old| old.depth > entry.depth)
+                    && self
+                        .probe_salted(key)
+                        .is_some_and(|old| old.depth > entry.depth)
                 {
                     return;
                 }
-                self.slots[first] = Slot { key, data };
+                self.storage.slots[first] = Slot { key, data };
             }
-        }
-    }
-}
-
-impl Drop for Table {
-    fn drop(&mut self) {
-        let mut idle = IDLE.lock().unwrap_or_else(|e| e.into_inner());
-        if idle.len() < MAX_IDLE_TABLES {
-            idle.push(std::mem::take(&mut self.slots));
-            GENERATIONS
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push(self.generation);
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::pool::during_the_next_borrow;
     use super::*;
+
+    fn geometry() -> Geometry {
+        Geometry::new(7, 7, 4).unwrap()
+    }
 
     fn entry(score: i32, depth: i32, bound: Bound) -> Entry {
         Entry {
@@ -225,7 +270,7 @@ mod tests {
     #[test]
     fn entries_come_back_as_stored_and_only_for_their_key() {
         for replacement in [Replacement::DeeperAndNewest, Replacement::UnlessDeeper] {
-            let mut table = Table::acquire(replacement);
+            let mut table = Table::acquire(replacement, geometry());
             let key = 0xdead_beef_0123_4567;
             let stored = Entry {
                 proven: true,
@@ -243,7 +288,7 @@ mod tests {
 
     #[test]
     fn a_deeper_bound_is_not_replaced_by_a_shallower_one_but_an_exact_score_is() {
-        let mut table = Table::acquire(Replacement::UnlessDeeper);
+        let mut table = Table::acquire(Replacement::UnlessDeeper, geometry());
         let key = 0x1234_5678_9abc_def0;
         let deeper = entry(5, 7, Bound::Lower);
         table.store(key, deeper);
@@ -256,7 +301,7 @@ mod tests {
 
     #[test]
     fn a_bucket_keeps_the_deeper_result_first_and_the_newest_second() {
-        let mut table = Table::acquire(Replacement::DeeperAndNewest);
+        let mut table = Table::acquire(Replacement::DeeperAndNewest, geometry());
         let (a, b, c) = (0x10_u64, 0x11_u64, 0x1_0000_0010_u64);
         table.store(a, entry(1, 9, Bound::Exact));
         table.store(b, entry(2, 3, Bound::Exact));
@@ -272,9 +317,135 @@ mod tests {
     fn a_table_borrowed_again_is_empty() {
         let key = 42;
         for _ in 0..(2 << GENERATION_BITS) {
-            let mut table = Table::acquire(Replacement::DeeperAndNewest);
+            let mut table = Table::acquire(Replacement::DeeperAndNewest, geometry());
             assert_eq!(table.probe(key), None);
             table.store(key, entry(1, 1, Bound::Exact));
+        }
+    }
+
+    #[test]
+    fn a_table_given_back_in_the_middle_of_a_borrow_does_not_give_its_generation_away() {
+        // With the idle tables and their generations in two vectors under two locks, a table
+        // given back (by another search's thread) between the two steps of a borrow gave its
+        // generation to the table borrowed, and entries that table held from an earlier search
+        // under that generation read as current.
+        let mark = |search: u64| 2 * search + 1_000;
+        let mut low = Table::acquire(Replacement::DeeperAndNewest, geometry());
+        // Not the last generation: the one after it is the first, and the table is cleared.
+        while low.generation() == (1 << GENERATION_BITS) - 1 {
+            drop(low);
+            low = Table::acquire(Replacement::DeeperAndNewest, geometry());
+        }
+        // Searches, each leaving an entry, until one has run under the generation after low's
+        // (the same table each time, unless a test on another thread takes it in between).
+        let mut searches = 0;
+        loop {
+            let mut table = Table::acquire(Replacement::DeeperAndNewest, geometry());
+            for search in 0..searches {
+                assert_eq!(table.probe(mark(search)), None, "search {search}");
+            }
+            table.store(mark(searches), entry(1, 1, Bound::Exact));
+            searches += 1;
+            if table.generation() == low.generation() + 1 || searches == 1_000 {
+                break;
+            }
+        }
+        during_the_next_borrow(move || drop(low));
+        let table = Table::acquire(Replacement::DeeperAndNewest, geometry());
+        for search in 0..searches {
+            assert_eq!(table.probe(mark(search)), None, "search {search}");
+        }
+    }
+
+    #[test]
+    fn a_search_never_sees_an_earlier_ones_entries_while_other_searches_come_and_go() {
+        // Searches on several threads borrow and give back tables at once (what the test above
+        // does by hand, left to the scheduler). Each checks it sees none of the keys the
+        // searches store, then stores one of them.
+        const THREADS: u64 = 4;
+        const SEARCHES: u64 = 1_000;
+        const KEYS: u64 = 64;
+        std::thread::scope(|scope| {
+            for thread in 0..THREADS {
+                scope.spawn(move || {
+                    for search in 0..SEARCHES {
+                        let mut table = Table::acquire(Replacement::DeeperAndNewest, geometry());
+                        for key in 0..KEYS {
+                            assert_eq!(table.probe(2 * key), None, "search {search}, key {key}");
+                        }
+                        let key = 2 * ((thread * SEARCHES + search) % KEYS);
+                        table.store(key, entry(1, 1, Bound::Exact));
+                    }
+                });
+            }
+        });
+    }
+
+    /// Every supported geometry: rows, cols and `k`, gravity where it fits, every rule at
+    /// `k = 5` without gravity.
+    fn every_geometry() -> Vec<Geometry> {
+        let mut all = Vec::new();
+        for rows in 1..=u64::from(Geometry::MAX_SIDE) {
+            for cols in 1..=u64::from(Geometry::MAX_SIDE) {
+                for k in 1..=rows.max(cols) {
+                    let Ok(geometry) = Geometry::new(rows, cols, k) else {
+                        continue;
+                    };
+                    all.push(geometry);
+                    all.extend(geometry.with_gravity(true));
+                    for rule in &Rule::ALL[1..] {
+                        all.extend(geometry.with_rule(*rule));
+                    }
+                }
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn the_same_key_under_two_geometries_is_two_keys_in_the_same_slots() {
+        let all = every_geometry();
+        let salts: std::collections::HashSet<u64> = all.iter().map(|&g| salt(g)).collect();
+        assert_eq!(salts.len(), all.len(), "one salt a geometry");
+        assert_eq!(all.len(), 5_569, "every geometry");
+        // The salt moves no key to another slot, under either replacement rule.
+        let key = 0x0123_4567_89ab_cdef;
+        for replacement in [Replacement::DeeperAndNewest, Replacement::UnlessDeeper] {
+            let table = Table::acquire(replacement, geometry());
+            for &geometry in &all {
+                let salted = key ^ salt(geometry);
+                assert_eq!(table.first_slot(salted), table.first_slot(key));
+            }
+        }
+    }
+
+    #[test]
+    fn an_entry_stored_for_one_geometry_is_not_read_for_another_even_in_its_generation() {
+        let key = 0xfeed_f00d_dead_beef;
+        let stored = entry(9, 3, Bound::Exact);
+        let square = Geometry::new(4, 4, 3).unwrap();
+        let others = [
+            Geometry::new(4, 4, 4).unwrap(),
+            Geometry::new(4, 5, 3).unwrap(),
+            Geometry::new(4, 4, 3).unwrap().with_gravity(true).unwrap(),
+            Geometry::new(15, 15, 5).unwrap(),
+            Geometry::new(15, 15, 5)
+                .unwrap()
+                .with_rule(Rule::Renju)
+                .unwrap(),
+        ];
+        for replacement in [Replacement::DeeperAndNewest, Replacement::UnlessDeeper] {
+            let mut table = Table::acquire(replacement, square);
+            table.store(key, stored);
+            assert_eq!(table.probe(key), Some(stored));
+            // The same slots under the same generation, read by a search on another geometry:
+            // what a table handed on with a stale generation would show it.
+            for other in others {
+                table.salt = salt(other);
+                assert_eq!(table.probe(key), None, "{other:?}");
+            }
+            table.salt = salt(square);
+            assert_eq!(table.probe(key), Some(stored));
         }
     }
 }

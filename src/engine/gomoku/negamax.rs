@@ -570,7 +570,8 @@ mod tests {
 
     #[test]
     fn the_null_move_keeps_its_positions_apart_in_the_table() {
-        let mut table = Table::acquire(Replacement::UnlessDeeper);
+        let mut table =
+            Table::acquire(Replacement::UnlessDeeper, Geometry::new(15, 15, 5).unwrap());
         let mut searcher = Searcher::new(
             midgame(),
             Budget::new(None, Deadline::default()),
@@ -601,7 +602,8 @@ mod tests {
         // Searched a few plies with the line as its hints, X must not lose by force: without
         // the counters it did, and the search one ply up called O's move a win.
         let board = super::super::moves::tests::counter_position();
-        let mut table = Table::acquire(Replacement::UnlessDeeper);
+        let mut table =
+            Table::acquire(Replacement::UnlessDeeper, Geometry::new(15, 15, 5).unwrap());
         let mut searcher = Searcher::new(
             board,
             Budget::new(None, Deadline::default()),

@@ -116,7 +116,7 @@ pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> 
     });
     let threatened = set_aside_losing(&mut board, &mut cells, side, &mut vct, pass_budget);
     budget.spend(vct.nodes() - before);
-    let mut table = Table::acquire(Replacement::UnlessDeeper);
+    let mut table = Table::acquire(Replacement::UnlessDeeper, position.geometry());
     let mut searcher = Searcher::new(board, budget, &WEIGHTS, &mut table);
     let mut root: Vec<RootMove> = cells
         .iter()

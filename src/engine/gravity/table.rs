@@ -5,11 +5,9 @@
 //! to the end of the game), so a bound stays true for every later search: the table needs no
 //! depth and no age.
 
-use std::ops::{Deref, DerefMut};
-use std::sync::Mutex;
-
 use super::bits::Bits;
 use crate::engine::core::hash::splitmix;
+use crate::engine::core::pool::{Pool, Pooled, Renew};
 
 /// Entries in a full-size table: a prime a little over 2^23, 64 MiB.
 pub const ENTRIES: usize = (1 << 23) + 9;
@@ -31,9 +29,11 @@ pub struct Bounds {
 /// are exact. Larger keys (boards of 65 to 128 bits) are hashed first; a false match there has
 /// a probability of about 2^-41 per lookup.
 ///
-/// Tables are borrowed from a small pool ([`Table::borrow`]) and each search gets a new
-/// generation, so that it starts from an empty table (its answer never depends on earlier
-/// searches) without clearing 64 MiB every time.
+/// Tables are borrowed from a small pool ([`Table::borrow`], the engine's one pool:
+/// [`crate::engine::core::pool`]) and each search gets a new generation, kept in the table, so
+/// that it starts from an empty table (its answer never depends on earlier searches) without
+/// clearing 64 MiB every time. `Default` is a table without entries, a placeholder.
+#[derive(Default)]
 pub struct Table {
     entries: Box<[u64]>,
     generation: u64,
@@ -51,53 +51,38 @@ impl std::fmt::Debug for Table {
 /// Idle tables kept for the next searches; more searches at once allocate more, and the
 /// extra ones are freed when they end.
 const IDLE: usize = 2;
-static POOL: Mutex<Vec<Table>> = Mutex::new(Vec::new());
+static POOL: Pool<Table> = Pool::new(IDLE);
 
 const CHECK_BITS: u32 = 41;
 const GENERATIONS: u64 = 1 << 7;
 
 /// A table borrowed from the pool for one search; it goes back when dropped.
-pub struct Borrowed(Option<Table>);
+pub type Borrowed = Pooled<'static, Table>;
 
-impl Deref for Borrowed {
-    type Target = Table;
-    fn deref(&self) -> &Table {
-        self.0.as_ref().expect("a borrowed table until dropped")
+impl Renew for Table {
+    /// A table of [`ENTRIES`] entries (64 MiB, zeroed lazily by the allocator).
+    fn fresh() -> Self {
+        Self {
+            entries: vec![0; ENTRIES].into_boxed_slice(),
+            generation: 0,
+        }
     }
-}
 
-impl DerefMut for Borrowed {
-    fn deref_mut(&mut self) -> &mut Table {
-        self.0.as_mut().expect("a borrowed table until dropped")
-    }
-}
-
-impl Drop for Borrowed {
-    fn drop(&mut self) {
-        if let Some(table) = self.0.take()
-            && let Ok(mut pool) = POOL.lock()
-            && pool.len() < IDLE
-        {
-            pool.push(table);
+    /// A new generation (clearing the entries when the generations wrap).
+    fn renew(&mut self) {
+        self.generation += 1;
+        if self.generation == GENERATIONS {
+            self.entries.fill(0);
+            self.generation = 1;
         }
     }
 }
 
 impl Table {
     /// An empty table for one search: an idle one from the pool under a new generation, or a
-    /// new one of [`ENTRIES`] entries (64 MiB, zeroed lazily by the allocator).
+    /// new one of [`ENTRIES`] entries.
     pub fn borrow() -> Borrowed {
-        let idle = POOL.lock().ok().and_then(|mut pool| pool.pop());
-        let mut table = idle.unwrap_or_else(|| Self {
-            entries: vec![0; ENTRIES].into_boxed_slice(),
-            generation: 0,
-        });
-        table.generation += 1;
-        if table.generation == GENERATIONS {
-            table.entries.fill(0);
-            table.generation = 1;
-        }
-        Borrowed(Some(table))
+        POOL.borrow()
     }
 
     #[inline]

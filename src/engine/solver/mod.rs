@@ -80,7 +80,7 @@ const VCF_DEFENCE_BUDGET: u64 = 2_000;
 /// Searches a position that is neither 3 × 3 tic-tac-toe nor a big board.
 pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> Analysis {
     let geometry = position.geometry();
-    let mut table = Table::acquire(Replacement::DeeperAndNewest);
+    let mut table = Table::acquire(Replacement::DeeperAndNewest, geometry);
     let mut searcher = Searcher::new(position, &mut table);
     let cells = searcher.board.cell_count();
     let mut root = searcher.root_moves();

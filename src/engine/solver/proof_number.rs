@@ -403,7 +403,7 @@ mod tests {
                         attacker_forces_win(&mut grid, side, attacker, &mut memo)
                     })
                     .collect();
-                let mut table = Table::acquire(Replacement::DeeperAndNewest);
+                let mut table = Table::acquire(Replacement::DeeperAndNewest, geometry);
                 let budget = Budget::new(None, Deadline::default());
                 let mut search = Negamax::new(geometry, grid, &mut table, side, budget);
                 let mut proof = ProofSearch::new(&mut search, geometry);
