@@ -42,7 +42,10 @@ pub fn warm_up() {
             let _ = geometry.line_list();
         }
     }
-    drop(Table::acquire(Replacement::UnlessDeeper));
+    drop(Table::acquire(
+        Replacement::UnlessDeeper,
+        Geometry::TIC_TAC_TOE,
+    ));
 }
 
 /// Whether every table that [`warm_up`] builds once for the life of the process is built, so

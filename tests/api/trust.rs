@@ -69,7 +69,7 @@ async fn top_ranks_only_searched_moves_and_not_in_board_order() {
         .ok_json("empty 15 x 15");
     let top = answer["top"].as_array().unwrap();
     assert_eq!(top.len(), 5, "{top:?}");
-    assert_eq!(top[0]["coordinate"], "h8");
+    assert_eq!(top[0]["index"], answer["index"]);
     for m in top {
         assert_eq!(m["searched"], true, "{m}");
         // Every ranked move is next to the centre, none in the corner of the board.
@@ -158,8 +158,8 @@ async fn letting_a_four_through_is_the_losers_blunder_and_the_turning_point() {
     assert_eq!(ninth["coordinate"], "g9");
     assert_eq!(ninth["label"], "blunder", "{ninth}");
     assert_eq!(
-        (&ninth["outcome"], &ninth["exact"]),
-        (&json!("loss"), &json!(true)),
+        (&ninth["outcome"], &ninth["score"]),
+        (&json!("loss"), &json!(2 - 226)),
         "{ninth}"
     );
     // O won: the turning point is one of X's moves, whatever O's own slips were.
