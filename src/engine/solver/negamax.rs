@@ -127,7 +127,12 @@ impl<'t> Negamax<'t> {
             return ControlFlow::Break(0);
         }
         let mut forced = None;
+        // Under caro a stone just beyond a four's far end blocks its five at both ends, so a
+        // threat may be stopped off its cell and one stone may stop two: no shortcut, every move
+        // is searched, and the opponent may win at the next ply.
+        let caro_threat = self.board.rule() == Rule::Caro && self.board.threats(other) > 0;
         if self.board.threats(other) > 0
+            && !caro_threat
             && let (Some(first), more) = self.board.threat_cells(other)
         {
             if more || !self.board.may_play(first, side) {
@@ -157,6 +162,8 @@ impl<'t> Negamax<'t> {
         };
         let worst_possible = if self.board.live(other) == 0 {
             0
+        } else if caro_threat {
+            -(WIN - (ply + 2))
         } else {
             -(WIN - (ply + 4))
         };

@@ -124,7 +124,9 @@ impl<'s, 't> ProofSearch<'s, 't> {
         if board.empties() == 0 || board.live(attacker) == 0 {
             return Settled::Value(false);
         }
+        // Under caro a threat may be stopped off its cell (see `negamax`): the moves decide.
         if board.threats(other) > 0
+            && board.rule() != Rule::Caro
             && let (Some(first), more) = board.threat_cells(other)
         {
             if more || !board.may_play(first, side) {
