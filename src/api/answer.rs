@@ -76,19 +76,35 @@ pub(crate) async fn run_bounded<T: Send + 'static>(
     let task = tokio::task::spawn_blocking(move || {
         let _entered = span.enter();
         // Counted inside the task: it runs until the search notices a cancellation.
-        metrics::gauge!("minimax_searches_in_flight").increment(1.0);
+        let _in_flight = InFlight::start(metrics::gauge!("minimax_searches_in_flight"));
         lower_search_priority();
         let started = Instant::now();
         let output = work(deadline, cancel);
         drop(slot);
         metrics::histogram!("minimax_search_seconds").record(started.elapsed().as_secs_f64());
-        metrics::gauge!("minimax_searches_in_flight").decrement(1.0);
         output
     });
     task.await.map_err(|e| {
         tracing::error!(error = %e, "search task failed");
         ApiError::Internal
     })
+}
+
+/// One search counted in a gauge (`minimax_searches_in_flight`) from [`InFlight::start`] until
+/// it is dropped: a search that panics is uncounted as surely as one that answers.
+struct InFlight(metrics::Gauge);
+
+impl InFlight {
+    fn start(gauge: metrics::Gauge) -> Self {
+        gauge.increment(1.0);
+        Self(gauge)
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.decrement(1.0);
+    }
 }
 
 /// Cancels a search when the future waiting for it is dropped; after the search has answered,
@@ -198,4 +214,38 @@ fn answer(request: &ValidRequest, options: &SuggestOptions) -> Vec<u8> {
     let mut body = Vec::with_capacity(1024);
     serde_json::to_writer(&mut body, &response).expect("a response serializes");
     body
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicU64, Ordering};
+
+    use super::InFlight;
+
+    fn read(gauge: &AtomicU64) -> f64 {
+        f64::from_bits(gauge.load(Ordering::SeqCst))
+    }
+
+    #[test]
+    fn a_search_that_panics_is_no_longer_counted_in_flight() {
+        let value = Arc::new(AtomicU64::new(0.0_f64.to_bits()));
+        let gauge = metrics::Gauge::from_arc(Arc::clone(&value));
+        let search = {
+            let gauge = gauge.clone();
+            let value = Arc::clone(&value);
+            std::thread::spawn(move || {
+                let _in_flight = InFlight::start(gauge);
+                assert_eq!(read(&value), 1.0, "counted while it runs");
+                panic!("a search that panics");
+            })
+        };
+        assert!(search.join().is_err(), "the search panicked");
+        assert_eq!(read(&value), 0.0, "uncounted after the panic");
+
+        let answered = InFlight::start(gauge);
+        assert_eq!(read(&value), 1.0);
+        drop(answered);
+        assert_eq!(read(&value), 0.0, "uncounted after an answer");
+    }
 }

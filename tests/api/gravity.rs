@@ -439,3 +439,50 @@ async fn every_gravity_geometry_answers_a_legal_move_in_bounded_time() {
         );
     }
 }
+
+/// The cells where marks dropped in `columns` (from 0), one after another, land.
+fn landing_cells(rows: usize, cols: usize, columns: &[usize]) -> Vec<usize> {
+    let mut heights = vec![0; cols];
+    columns
+        .iter()
+        .map(|&c| {
+            heights[c] += 1;
+            (rows - heights[c]) * cols + c
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn gravity_boards_with_a_side_over_16_are_answered_and_reviewed() {
+    let app = TestApp::new();
+    // k = 5 takes sides up to 20; with gravity these are 20 × 5, 5 × 20 and a single row.
+    for (rows, cols, k) in [(5, 20, 5), (20, 5, 5), (1, 17, 5), (6, 17, 5), (17, 7, 5)] {
+        let context = format!("{rows} x {cols}, k = {k}");
+        let columns = [cols / 2, cols / 2 - 1, cols / 2 + 1];
+        let board = board_after(rows, cols, &columns);
+        let request = json!({
+            "board": board, "rows": rows, "cols": cols, "k": k, "gravity": true,
+            "time_limit_ms": 200,
+        });
+        let answer = post(&app, "/v1/move", &request)
+            .await
+            .ok_json(&format!("POST /v1/move, {context}"));
+        let column = answer["column"].as_u64().expect("a column") as usize;
+        assert!(column < cols, "{context}: {answer}");
+        let landing = landing_cells(rows, cols, &[&columns[..], &[column]].concat());
+        assert_eq!(answer["index"], landing[3], "{context}: {answer}");
+
+        let game = json!({
+            "moves": landing_cells(rows, cols, &columns), "rows": rows, "cols": cols, "k": k,
+            "gravity": true, "time_limit_ms": 300,
+        });
+        let review = post(&app, "/v1/review", &game)
+            .await
+            .ok_json(&format!("POST /v1/review, {context}"));
+        assert_eq!(
+            review["moves"].as_array().map(Vec::len),
+            Some(3),
+            "{context}: {review}"
+        );
+    }
+}

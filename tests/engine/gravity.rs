@@ -4,11 +4,14 @@
 //! MIT-licensed `connect-four-ai` crate (a separate implementation of Pons' solver).
 
 use std::collections::HashMap;
+use std::time::{Duration, Instant};
 
 use minimax_move::engine::gravity::{
     GravityError, GravityPosition, GravityValue, analyze, pons_score, solve,
 };
-use minimax_move::engine::{Cancel, Evaluation, Outcome, Player, SearchLimits};
+use minimax_move::engine::{
+    Cancel, Evaluation, Geometry, Outcome, Player, Position, SearchLimits, SuggestOptions, suggest,
+};
 
 fn unlimited() -> SearchLimits {
     SearchLimits::default()
@@ -567,7 +570,7 @@ fn rejects_impossible_and_finished_positions() {
             column: 7
         })
     );
-    for (rows, cols) in [(0, 7), (11, 11), (17, 2), (6, 0)] {
+    for (rows, cols) in [(0, 7), (11, 11), (21, 2), (6, 0)] {
         assert!(
             matches!(
                 GravityPosition::new(rows, cols, 4, vec![None; rows * cols], None),
@@ -676,4 +679,125 @@ fn a_book_is_the_same_byte_for_byte_on_one_thread_or_two() {
     assert!(one.len() > 50, "{} positions", one.len());
     let read = minimax_move::engine::gravity::Book::from_bytes(&one.to_bytes()).expect("reads");
     assert_eq!(read, one);
+}
+
+/// Every geometry the engine accepts with gravity: rows and columns from 1 to 20 (15 unless
+/// k = 5), every `k` up to the longer side, `(rows + 1) × cols` at most 128.
+fn every_gravity_geometry() -> Vec<Geometry> {
+    let side = u64::from(Geometry::MAX_SIDE);
+    (1..=side)
+        .flat_map(|rows| {
+            (1..=side).flat_map(move |cols| {
+                (1..=side).filter_map(move |k| {
+                    Geometry::new(rows, cols, k)
+                        .and_then(|g| g.with_gravity(true))
+                        .ok()
+                })
+            })
+        })
+        .collect()
+}
+
+/// A legal move from a search capped at a few thousand nodes (and a deadline, should the cap
+/// ever be ignored).
+fn assert_answers_a_legal_move(position: &Position, context: &str) {
+    let options = SuggestOptions {
+        limits: SearchLimits {
+            max_work: Some(2_000),
+            deadline: Some(Instant::now() + Duration::from_secs(10)),
+            ..SearchLimits::default()
+        },
+        ..SuggestOptions::default()
+    };
+    let suggestion = suggest(position, &options);
+    let index = suggestion.chosen.index;
+    assert!(
+        position.legal_moves().contains(&index),
+        "{context}: {index} is not a legal move"
+    );
+}
+
+#[test]
+fn every_gravity_geometry_validation_accepts_is_searched_to_a_legal_move() {
+    let geometries = every_gravity_geometry();
+    // Boards of 17 to 20 on a side exist only for k = 5 (47 of them).
+    let long_sides = geometries
+        .iter()
+        .filter(|g| g.rows().max(g.cols()) > 16)
+        .count();
+    assert_eq!(long_sides, 47, "gravity geometries with a side over 16");
+    let mut random = Random(0x9e37_79b9_7f4a_7c15);
+    for geometry in geometries {
+        let (rows, cols, k) = (geometry.rows(), geometry.cols(), geometry.k());
+        let empty = Position::new(geometry, vec![None; geometry.cells()], None).expect("empty");
+        assert_answers_a_legal_move(&empty, &format!("{rows} x {cols}, k = {k}, empty"));
+        // A few random moves in, while the game goes on.
+        let mut position = empty;
+        for _ in 0..=random.below(6) {
+            let moves = position.legal_moves();
+            let played = position
+                .try_play(moves[random.below(moves.len())])
+                .expect("a legal move");
+            if played.result.is_some() {
+                break;
+            }
+            position = Position::new(geometry, played.cells, None).expect("in play");
+        }
+        let stones = position.cells().iter().flatten().count();
+        assert_answers_a_legal_move(
+            &position,
+            &format!("{rows} x {cols}, k = {k}, {stones} stones"),
+        );
+    }
+}
+
+/// A position `empty` cells from the end of a random game on the board, `None` when the game
+/// ends sooner.
+fn random_late_position(random: &mut Random, board: &mut Plain, empty: usize) -> Option<()> {
+    let cells = board.rows * board.cols;
+    while board.stones + empty < cells {
+        let free: Vec<usize> = (0..board.cols)
+            .filter(|&c| board.landing(c).is_some())
+            .collect();
+        let start = random.below(free.len());
+        let quiet = (0..free.len())
+            .map(|i| free[(start + i) % free.len()])
+            .find(|&c| {
+                let won = board.drop(c);
+                if won {
+                    board.undo(c);
+                }
+                !won
+            });
+        quiet?;
+    }
+    Some(())
+}
+
+#[test]
+fn boards_with_a_side_of_17_to_20_match_a_plain_minimax_near_the_end() {
+    let mut random = Random(0x2545_f491_4f6c_dd1d);
+    // Every long side for k = 5 (the geometries the engine takes), and through the solver's own
+    // type 20 × 3 with k = 4, where three diagonal steps of four in a row span 66 bits of a u64.
+    let sizes = [
+        (5, 20, 5),
+        (20, 5, 5),
+        (1, 17, 5),
+        (17, 1, 5),
+        (17, 7, 5),
+        (6, 17, 5),
+        (5, 19, 5),
+        (20, 6, 5),
+        (20, 3, 4),
+    ];
+    for (rows, cols, k) in sizes {
+        let mut checked = 0;
+        while checked < 3 {
+            let mut board = Plain::new(rows, cols, k);
+            if random_late_position(&mut random, &mut board, 10).is_some() {
+                check_against_oracle(&mut board, &mut HashMap::new());
+                checked += 1;
+            }
+        }
+    }
 }

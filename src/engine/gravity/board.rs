@@ -22,6 +22,10 @@ pub struct Shape<B: Bits> {
     pub order: Vec<u32>,
     /// Whether a line of `k` fits on the board at all (if not, every game is a draw).
     lines: bool,
+    /// Whether the unrolled four-in-a-row code applies: `k = 4` and its longest shift, three
+    /// diagonal steps of `rows + 2` bits, stays below the width of `B` (on a `u64` board of
+    /// 20 rows it would not).
+    unrolled_four: bool,
     /// With an even number of rows: the cells of the first, third, fifth... row from the
     /// bottom, those a player gets when its opponent answers every stone on top of it
     /// (Allis' claimeven); `None` with an odd number of rows.
@@ -69,6 +73,7 @@ impl<B: Bits> Shape<B> {
             board,
             order,
             lines: k <= rows.max(cols),
+            unrolled_four: k == 4 && 3 * (height + 1) < B::WIDTH,
             odd_rows: rows.is_multiple_of(2).then_some(odd_rows),
         }
     }
@@ -105,8 +110,8 @@ impl<B: Bits> Shape<B> {
         }
         let h = self.height;
         let open = self.board & !mask;
-        if self.k == 4 {
-            // Shifts of at most 3 × (17 + 1) bits: below the width of either integer.
+        if self.unrolled_four {
+            // Shifts of at most 3 × (rows + 2) bits: below the width, checked in `new`.
             let mut r = stones.shl_small(1) & stones.shl_small(2) & stones.shl_small(3);
             for step in [h, h - 1, h + 1] {
                 let up2 = stones.shl_small(step) & stones.shl_small(2 * step);
@@ -127,7 +132,7 @@ impl<B: Bits> Shape<B> {
         let mut r = vertical;
         for step in [h, h - 1, h + 1] {
             // behind[j]: the j cells before the cell, in the line's direction, are stones.
-            let mut behind = [B::ZERO; 16];
+            let mut behind = [B::ZERO; super::MAX_SIDE];
             behind[0] = open;
             for j in 1..=need as usize {
                 behind[j] = behind[j - 1] & stones.shl(j as u32 * step);
@@ -157,7 +162,7 @@ impl<B: Bits> Shape<B> {
             return false;
         }
         let h = self.height;
-        if self.k == 4 {
+        if self.unrolled_four {
             for step in [1, h, h - 1, h + 1] {
                 let pairs = stones & stones.shr_small(step);
                 if pairs & pairs.shr_small(2 * step) != B::ZERO {

@@ -1,6 +1,7 @@
 //! Gravity games solved: Connect Four (7 columns, 6 rows, four in a row) and every other board
-//! where a stone drops to the lowest empty cell of its column, up to 16 × 16 as long as
-//! `(rows + 1) × columns ≤ 128` (10 × 10 fits).
+//! where a stone drops to the lowest empty cell of its column: every board the engine's
+//! [`Geometry`](crate::engine::Geometry) takes (up to 20 on a side) as long as
+//! `(rows + 1) × columns ≤ 128` (10 × 10 fits, and so do 20 × 5 and 5 × 20).
 //!
 //! The solver follows Pascal Pons' Connect Four solver: the board as two bitboards with a
 //! sentinel row, negamax with alpha-beta on null windows narrowing the score from both sides,
@@ -51,15 +52,17 @@ use super::{Analysis, Evaluation, MoveScore, Outcome, Player, Position, Scoring,
 
 /// The most bits a board may take: `(rows + 1) × columns` (each column has a sentinel bit).
 pub const MAX_BITS: usize = 128;
-/// The most rows, and the most columns, a board may have.
-pub const MAX_SIDE: usize = 16;
+/// The most rows, and the most columns, a board may have: the engine's longest side
+/// ([`Geometry::MAX_SIDE`](crate::engine::Geometry::MAX_SIDE)), so that every gravity geometry
+/// the engine accepts is one the solver takes.
+pub const MAX_SIDE: usize = super::Geometry::MAX_SIDE as usize;
 
 /// Why a gravity position could not be built.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum GravityError {
     /// The board's size is outside what the solver takes.
     #[error(
-        "a gravity board takes 1 to 16 rows and columns with (rows + 1) × columns at most 128, \
+        "a gravity board takes 1 to 20 rows and columns with (rows + 1) × columns at most 128, \
          and k of at least 1; {rows} × {cols} with k = {k} is not one"
     )]
     Size {

@@ -126,11 +126,11 @@ impl Table {
         })
     }
 
-    /// The least upper bound stored in this search for any of `keys` (at most 16), if any is.
+    /// The least upper bound stored in this search for any of `keys` (at most [`MAX_SIDE`](super::MAX_SIDE)), if any is.
     /// Every entry is read before any is looked at, so that their cache misses overlap.
     #[inline]
     pub fn least_upper<B: Bits>(&self, keys: &[B]) -> Option<i32> {
-        let mut read = [(0u64, 0u64); 16];
+        let mut read = [(0u64, 0u64); super::MAX_SIDE];
         for (slot, &key) in read.iter_mut().zip(keys) {
             let (index, check) = self.slot(key);
             *slot = (self.entries[index], self.tag(check));
