@@ -1,7 +1,7 @@
 //! The gomoku rules on small boards (k = 5, fewer than 100 cells), which the small-board solver
 //! proves: every move's value of a full analysis against a plain memoised minimax written here
 //! from the rules' definitions, and the empty 3 × 5 and 5 × 5 boards proven draws within the
-//! work budget of the service's default time limit.
+//! work budget of the service's default time limit (5 × 5 under renju within a hundredth of it).
 //!
 //! The oracle decides wins from each rule's text (the maximal run through the last stone and
 //! what lies beyond its ends); for black's forbidden moves under renju it asks
@@ -291,4 +291,20 @@ fn empty_small_boards_are_proven_draws_under_every_rule_within_the_default_budge
             assert_eq!(best.outcome(), Some(Outcome::Draw), "{rows}×{cols} {rule}");
         }
     }
+}
+
+#[test]
+fn the_empty_five_by_five_under_renju_is_proven_within_a_hundredth_of_the_default_budget() {
+    let g = geometry(5, 5, Rule::Renju);
+    let position = Position::new(g, vec![None; 25], None).unwrap();
+    // A hundredth of the work budget of the service's default time limit of 3 s, no clock:
+    // black's pairing strategies settle white's attacks as they settle black's.
+    let limits = SearchLimits {
+        max_work: Some(SearchLimits::work_for(g, 3_000) / 100),
+        ..SearchLimits::default()
+    };
+    let analysis = analyze(&position, Scoring::Depth, &limits);
+    let best = analysis.best_move().value;
+    assert!(best.is_exact(), "{best:?} after {} nodes", analysis.nodes);
+    assert_eq!(best.outcome(), Some(Outcome::Draw));
 }

@@ -275,6 +275,12 @@ impl Grid {
         self.rules.may_play(&self.cells, cell, side)
     }
 
+    /// Whether black can never be forbidden the empty `cell` once white holds `white` as well
+    /// ([`Rules::never_foul`]).
+    pub fn never_foul(&self, cell: usize, white: usize) -> bool {
+        self.rules.never_foul(&self.cells, cell, white)
+    }
+
     /// Whether `side` has a move it may play (only black under renju can have none: then the
     /// game is drawn).
     pub fn has_move(&self, side: Side) -> bool {

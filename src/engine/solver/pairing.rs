@@ -75,15 +75,19 @@ impl Pairing {
     /// a line: a proof that `attacker` cannot win. `false` means no pairing was found within
     /// `budget` search steps, which proves nothing. Also returns the steps taken.
     ///
-    /// The answer may be forbidden to black under renju, so a black defender gets no pairing
-    /// (only the draw when the attacker has no window left). Under every other rule the
-    /// pairing holds: no window of the attacker is ever filled, so it makes no line at all.
+    /// The pairing holds under every rule: no window of the attacker is ever filled, so it
+    /// makes no line of any length, and it never has a threat for the defender to answer (its
+    /// `k - 1` stones in a window would include a cell of the window's pair, whose partner the
+    /// defender holds). A black defender under renju
+    /// must also be allowed its answers: it pairs only cells each of which black can never be
+    /// forbidden once white holds the other ([`Grid::never_foul`]). Its other moves need no
+    /// care: with no move at all it draws.
     pub fn defender_pairs_off(&mut self, grid: &Grid, attacker: Side, budget: u32) -> (bool, u32) {
         if grid.live(attacker) == 0 {
             return (true, 0);
         }
         let defender = attacker.opponent();
-        if grid.threats(attacker) > 0 || grid.forbids(defender) {
+        if grid.threats(attacker) > 0 {
             return (false, 0);
         }
         // Pairs on different lines are disjoint, and one pair covers windows of one line only:
@@ -127,7 +131,8 @@ impl Pairing {
         }
         starts.push(cells.len() as u32);
         self.budget = budget;
-        let found = self.cover(&cells, &starts);
+        let restricted = grid.forbids(defender).then_some(grid);
+        let found = self.cover(&cells, &starts, restricted);
         for &c in &cells {
             self.partner[c as usize] = NO_PARTNER;
         }
@@ -138,8 +143,9 @@ impl Pairing {
 
     /// Extends the pairing being built so that it covers every window (`cells[starts[j]..
     /// starts[j + 1]]` are window `j`'s empty cells): the most constrained window first, failing
-    /// as soon as one can no longer get a pair.
-    fn cover(&mut self, cells: &[u16], starts: &[u32]) -> bool {
+    /// as soon as one can no longer get a pair. With `restricted` (black defending under
+    /// renju), a pair's cells must each be an answer black is never forbidden.
+    fn cover(&mut self, cells: &[u16], starts: &[u32], restricted: Option<&Grid>) -> bool {
         if self.budget == 0 {
             return false;
         }
@@ -177,12 +183,17 @@ impl Pairing {
                 continue;
             }
             for &cb in &window[a + 1..] {
-                if self.partner[cb as usize] != NO_PARTNER {
+                if self.partner[cb as usize] != NO_PARTNER
+                    || restricted.is_some_and(|grid| {
+                        let (a, b) = (ca as usize, cb as usize);
+                        !grid.never_foul(a, b) || !grid.never_foul(b, a)
+                    })
+                {
                     continue;
                 }
                 self.partner[ca as usize] = cb;
                 self.partner[cb as usize] = ca;
-                if self.cover(cells, starts) {
+                if self.cover(cells, starts, restricted) {
                     return true;
                 }
                 self.partner[ca as usize] = NO_PARTNER;
@@ -198,6 +209,7 @@ impl Pairing {
 
 #[cfg(test)]
 pub(super) mod tests {
+    use super::super::super::Rule;
     use super::*;
     use crate::engine::core::hash::splitmix;
 
@@ -213,7 +225,12 @@ pub(super) mod tests {
         let mut side = Side::First;
         for _ in 0..stones {
             *seed = splitmix(*seed);
-            let empty: Vec<usize> = (0..n).filter(|&c| grid.is_empty(c)).collect();
+            let empty: Vec<usize> = (0..n)
+                .filter(|&c| grid.is_empty(c) && grid.may_play(c, side))
+                .collect();
+            if empty.is_empty() {
+                break;
+            }
             let cell = empty[*seed as usize % empty.len()];
             if grid.wins_at(cell, side) {
                 break;
@@ -225,7 +242,8 @@ pub(super) mod tests {
     }
 
     /// Whether `attacker` can force a completed line from this position with `to_move` to move
-    /// (plain AND-OR search with a memo, no shortcuts).
+    /// (plain AND-OR search with a memo, no shortcuts; black's forbidden cells under renju are
+    /// no moves, and a side without a move draws).
     pub(in super::super) fn attacker_forces_win(
         grid: &mut Grid,
         to_move: Side,
@@ -240,9 +258,11 @@ pub(super) mod tests {
             return known;
         }
         let empty: Vec<usize> = (0..grid.cell_count())
-            .filter(|&c| grid.is_empty(c))
+            .filter(|&c| grid.is_empty(c) && grid.may_play(c, to_move))
             .collect();
-        let result = if to_move == attacker {
+        let result = if empty.is_empty() {
+            false
+        } else if to_move == attacker {
             empty.iter().any(|&c| {
                 grid.wins_at(c, attacker) || {
                     grid.play(c, attacker);
@@ -302,5 +322,35 @@ pub(super) mod tests {
             }
         }
         assert!(found > 50, "only {found} pairings exercised");
+    }
+
+    #[test]
+    fn a_black_pairing_under_renju_is_a_proof_that_white_cannot_win() {
+        let mut seed = 3_u64;
+        let mut found = 0;
+        for (rows, cols, stones) in [(5_u64, 5_u64, 11_usize), (5, 5, 13), (5, 6, 17), (6, 6, 23)] {
+            let geometry = Geometry::new(rows, cols, 5)
+                .unwrap()
+                .with_rule(Rule::Renju)
+                .unwrap();
+            let mut pairing = Pairing::new(geometry);
+            for _ in 0..80 {
+                let (mut grid, _) = random_grid(geometry, stones, &mut seed);
+                if !pairing.defender_pairs_off(&grid, Side::Second, 10_000).0 {
+                    continue;
+                }
+                found += 1;
+                let snapshot = grid.stones().to_vec();
+                let mut memo = std::collections::HashMap::new();
+                for to_move in Side::BOTH {
+                    assert!(
+                        !attacker_forces_win(&mut grid, to_move, Side::Second, &mut memo),
+                        "({rows},{cols}) {snapshot:?}: a black pairing, yet white wins with \
+                         {to_move:?} to move",
+                    );
+                }
+            }
+        }
+        assert!(found > 30, "only {found} black pairings exercised");
     }
 }

@@ -145,6 +145,43 @@ impl Rules {
         renju::foul(self.rows, self.cols, &cells, Player::X, cell).is_none()
     }
 
+    /// Whether black can never be forbidden `cell` once white holds `white` too, whatever
+    /// stones are added later: the answer of a black pairing strategy ([`super::pairing`]) to a
+    /// white stone on `white`, its partner.
+    ///
+    /// Every foul is made of shapes through the move, and each shape needs room free of white
+    /// stones on its line (the edge ends a line as a white stone does, [`renju`]): a four needs
+    /// a five through the move (five cells), a three a straight four through it (six cells),
+    /// an overline six cells, and two fours on one line two different fives through the move
+    /// (six cells or more). So a foul at `cell` needs two directions whose white-free stretch
+    /// through `cell` spans five cells or more, or one that spans six. Stones added later only
+    /// shorten these stretches (a white one) or leave them as they are (a black one), so a cell
+    /// without either is never forbidden. Where no line is longer than five cells (boards up to
+    /// 5 × 5), a stretch of five is a whole line without a white stone, and only double-fours
+    /// remain possible.
+    pub fn never_foul(&self, stones: &[u8], cell: usize, white: usize) -> bool {
+        let free = |c: usize| c != white && stones[c] != 2;
+        let mut roomy = 0;
+        for (dr, dc) in DIRECTIONS {
+            let reach = |sign: isize| {
+                (1..)
+                    .take_while(|&s| self.step(cell, (dr * sign, dc * sign), s).is_some_and(free))
+                    .count()
+            };
+            let stretch = reach(-1) + reach(1) + 1;
+            if stretch > self.k {
+                return false;
+            }
+            if stretch == self.k {
+                roomy += 1;
+                if roomy == 2 {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
     /// The necessary condition for a black foul at `cell` (see [`Self::may_play`]).
     fn could_be_foul(&self, stones: &[u8], cell: usize) -> bool {
         let black = |c: Option<usize>| c.is_some_and(|c| stones[c] == 1);
@@ -172,5 +209,82 @@ fn player(side: Side) -> Player {
     match side {
         Side::First => Player::X,
         Side::Second => Player::O,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::grid::Grid;
+    use super::*;
+    use crate::engine::core::hash::splitmix;
+
+    /// The stones of `grid` as [`renju::foul`] reads them.
+    fn cells(grid: &Grid) -> Vec<Option<Player>> {
+        grid.stones()
+            .iter()
+            .map(|&s| match s {
+                0 => None,
+                1 => Some(Player::X),
+                _ => Some(Player::O),
+            })
+            .collect()
+    }
+
+    /// A random empty cell of `grid` other than `not`, if there is one.
+    fn random_empty(grid: &Grid, not: usize, seed: &mut u64) -> Option<usize> {
+        let empty: Vec<usize> = (0..grid.cell_count())
+            .filter(|&c| c != not && grid.is_empty(c))
+            .collect();
+        *seed = splitmix(*seed);
+        (!empty.is_empty()).then(|| empty[*seed as usize % empty.len()])
+    }
+
+    #[test]
+    fn a_cell_never_foul_stays_allowed_to_black_whatever_stones_follow() {
+        let mut seed = 7_u64;
+        let mut claims = 0;
+        for (rows, cols, stones) in [(5_u64, 5_u64, 6), (5, 6, 8), (6, 6, 10), (7, 7, 14)] {
+            let geometry = Geometry::new(rows, cols, 5)
+                .unwrap()
+                .with_rule(Rule::Renju)
+                .unwrap();
+            let n = geometry.cells();
+            for _ in 0..300 {
+                let mut grid = Grid::new(geometry, &vec![None; n]);
+                for i in 0..stones {
+                    let cell = random_empty(&grid, n, &mut seed).unwrap();
+                    grid.play(cell, Side::First.after(i));
+                }
+                let (Some(cell), Some(white)) = (
+                    random_empty(&grid, n, &mut seed),
+                    random_empty(&grid, n, &mut seed),
+                ) else {
+                    continue;
+                };
+                if cell == white || !grid.never_foul(cell, white) {
+                    continue;
+                }
+                claims += 1;
+                grid.play(white, Side::Second);
+                // Black stones mostly: they are what makes a foul.
+                while let Some(next) = random_empty(&grid, cell, &mut seed) {
+                    let side = if seed.is_multiple_of(4) {
+                        Side::Second
+                    } else {
+                        Side::First
+                    };
+                    grid.play(next, side);
+                    let foul =
+                        renju::foul(rows as usize, cols as usize, &cells(&grid), Player::X, cell);
+                    assert_eq!(
+                        foul,
+                        None,
+                        "({rows},{cols}) {:?}: cell {cell}",
+                        grid.stones()
+                    );
+                }
+            }
+        }
+        assert!(claims > 200, "only {claims} cells claimed never foul");
     }
 }
