@@ -2,24 +2,10 @@
 //! (`tests/common/words.rs`): REST sentences and the MCP tools' texts, in each game's own terms,
 //! with columns counted from 1 the same way in every text.
 
-use axum::body::Body;
-use axum::http::{Method, Request, header};
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, TestResponse};
+use crate::helpers::TestApp;
 use crate::words::{Naming, problems};
-
-async fn post(app: &TestApp, uri: &str, body: &Value) -> TestResponse {
-    app.send(
-        Request::builder()
-            .method(Method::POST)
-            .uri(uri)
-            .header(header::CONTENT_TYPE, "application/json")
-            .body(Body::from(body.to_string()))
-            .unwrap(),
-    )
-    .await
-}
 
 /// The text of a tool call, with its structured answer.
 async fn tool(app: &TestApp, name: &str, arguments: Value) -> (String, Value) {
@@ -117,7 +103,7 @@ async fn every_text_speaks_the_games_own_terms() {
         let review = with(&shape, json!({"moves": moves, "time_limit_ms": 300}));
         let (text, _) = tool(&app, "review_game", review.clone()).await;
         check("review_game", &text);
-        let rest = post(&app, "/v1/review", &review).await.ok_json(name);
+        let rest = app.post_json("/v1/review", &review).await.ok_json(name);
         check("POST /v1/review", rest["sentence"].as_str().unwrap());
         let grid = text_grid(&app, &shape, &board).await;
         match naming {
@@ -174,7 +160,7 @@ async fn connect_four_texts_count_columns_from_one_and_the_json_from_zero() {
     let moves = [38, 31, 37, 24, 36, 17, 35];
     let review = with(&shape, json!({"moves": moves, "time_limit_ms": 300}));
     let (text, reviewed) = tool(&app, "review_game", review.clone()).await;
-    let rest = post(&app, "/v1/review", &review).await.ok_json("review");
+    let rest = app.post_json("/v1/review", &review).await.ok_json("review");
     for (entry, &cell) in rest["moves"].as_array().unwrap().iter().zip(&moves) {
         assert_eq!(entry["column"], cell % 7, "{entry}");
     }
@@ -188,7 +174,8 @@ async fn connect_four_texts_count_columns_from_one_and_the_json_from_zero() {
     assert_eq!(status["line"], json!([35, 36, 37, 38]), "{status}");
 
     // Elsewhere review entries carry no column.
-    let small = post(&app, "/v1/review", &json!({"moves": [4, 0]}))
+    let small = app
+        .post_json("/v1/review", &json!({"moves": [4, 0]}))
         .await
         .ok_json("3 x 3");
     assert!(small["moves"][0].get("column").is_none(), "{small}");
