@@ -65,6 +65,7 @@ fn readyz_says_ready_only_once_every_engine_table_is_built() {
                 break;
             }
             response.problem(StatusCode::SERVICE_UNAVAILABLE, "not_ready", "warming up");
+            // Polls, no timing asserted: the loop ends when the warm-up does.
             tokio::time::sleep(std::time::Duration::from_millis(1)).await;
         }
         warm_up.await.expect("the warm-up ends");

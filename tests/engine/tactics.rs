@@ -212,6 +212,7 @@ fn check(position: &Position, brute_force: bool) -> Result<(), String> {
         }
     }
     let ranked = analysis.ranked(position.geometry());
+    // The first entry is the best move, shown whatever it is; the ranking proper follows it.
     if let Some(m) = ranked.iter().skip(1).find(|m| !m.searched) {
         return Err(format!(
             "{}: {} ranked but not searched",
