@@ -16,8 +16,16 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::Criterion;
-use minimax_move::engine::SearchLimits;
-use minimax_move::engine::gravity::{GravityPosition, analyze, solve};
+use minimax_move::engine::gravity::{analyze, solve};
+use minimax_move::engine::{Game, Geometry, Player, Position, Scoring, SearchLimits};
+
+/// The 7 × 6 position after `columns` (from 0), `None` when they are not a game in play.
+fn connect_four(columns: &[usize]) -> Option<Position> {
+    Game::from_columns(Geometry::CONNECT_FOUR, Player::X, columns)
+        .ok()?
+        .position()
+        .cloned()
+}
 
 /// (name, fewest stones, most stones, positions) of `--compare`; the criterion timings take the
 /// first three.
@@ -49,13 +57,13 @@ fn positions(seed: u64, fewest: usize, most: usize, count: usize) -> Vec<Vec<usi
             heights[c] += 1;
             columns.push(c);
         }
-        let Ok(position) = GravityPosition::from_moves(6, 7, 4, &columns) else {
+        let Some(position) = connect_four(&columns) else {
             continue;
         };
-        let quiet = position.legal_columns().iter().all(|&c| {
+        let quiet = position.legal_moves().iter().all(|&cell| {
             let mut longer = columns.clone();
-            longer.push(c);
-            GravityPosition::from_moves(6, 7, 4, &longer).is_ok()
+            longer.push(Geometry::CONNECT_FOUR.column_of(cell));
+            connect_four(&longer).is_some()
         });
         if quiet {
             out.push(columns);
@@ -73,15 +81,15 @@ fn moves_string(columns: &[usize]) -> String {
 
 fn criterion_benches() {
     let mut c = Criterion::default().configure_from_args().sample_size(10);
-    let empty = GravityPosition::connect_four();
+    let empty = connect_four(&[]).expect("the empty board");
     c.bench_function("connect4/empty board, every column (book)", |b| {
-        b.iter(|| analyze(black_box(&empty), &SearchLimits::default()));
+        b.iter(|| analyze(black_box(&empty), Scoring::Depth, &SearchLimits::default()));
     });
     // The bands of the table, but for the one past the book (seconds a position).
     for (seed, &(name, fewest, most, count)) in BANDS.iter().enumerate().take(3) {
-        let games: Vec<GravityPosition> = positions(seed as u64 + 1, fewest, most, count.min(10))
+        let games: Vec<Position> = positions(seed as u64 + 1, fewest, most, count.min(10))
             .iter()
-            .map(|columns| GravityPosition::from_moves(6, 7, 4, columns).expect("in play"))
+            .map(|columns| connect_four(columns).expect("in play"))
             .collect();
         c.bench_function(
             &format!("connect4/{name}, {} positions", games.len()),
@@ -109,7 +117,7 @@ fn compare(file: Option<&String>, sets: &[(String, Vec<Vec<usize>>)]) {
         for columns in games {
             let moves = moves_string(columns);
             listing.push_str(&format!("{moves} {name}\n"));
-            let position = GravityPosition::from_moves(6, 7, 4, columns).expect("in play");
+            let position = connect_four(columns).expect("in play");
             let started = Instant::now();
             let solved = solve(&position, &SearchLimits::default());
             ours.push(started.elapsed().as_secs_f64());
@@ -120,7 +128,11 @@ fn compare(file: Option<&String>, sets: &[(String, Vec<Vec<usize>>)]) {
             let started = Instant::now();
             let score = reference.solve(&other);
             theirs.push(started.elapsed().as_secs_f64());
-            assert_eq!(value.pons_score(), Some(i32::from(score)), "{moves}");
+            assert_eq!(
+                value.pons_score(42, columns.len()),
+                Some(i32::from(score)),
+                "{moves}"
+            );
         }
         let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
         let max = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);

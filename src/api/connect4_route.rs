@@ -10,7 +10,7 @@
 use std::time::Duration;
 
 use axum::extract::{RawQuery, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -19,13 +19,11 @@ use utoipa_axum::routes;
 
 use super::answer::run_bounded;
 use super::move_route::query_error;
-use super::problem::{FieldError, PROBLEM_JSON, ProblemCode};
+use super::problem::ProblemCode;
 use super::{ApiError, AppState};
-use crate::engine::gravity::{GravityError, GravityPosition, analyze};
-use crate::engine::{Geometry, PositionError, SearchLimits, game_result};
+use crate::engine::gravity::{analyze, column_scores};
+use crate::engine::{Game, Geometry, Player, Position, PositionError, Scoring, SearchLimits};
 
-const ROWS: usize = 6;
-const COLS: usize = 7;
 /// The score the public API gives a full column.
 const FULL: i32 = 100;
 
@@ -64,7 +62,7 @@ struct Connect4Solution {
 #[utoipa::path(get, path = "/v1/connect4/solve", tag = "moves", params(SolveQuery),
     responses(
         (status = 200, description = "Every column's score for the side to move; 100 for a full column", body = Connect4Solution),
-        (status = 422, description = "pos has a character other than 1 to 7, a move in a full column, or moves after the game ended (code game_over, with winner and line); an unknown parameter", body = super::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "pos has a character other than 1 to 7 (invalid_request), a move in a full column or after the game ended (invalid_move), or ends the game (game_over, with winner and line); an unknown parameter", body = super::Problem, content_type = "application/problem+json"),
         (status = 429, description = "Over the per-client rate limit (only when RATE_LIMIT_PER_SECOND is set)", body = super::Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u32, description = "Seconds to wait"))),
         (status = 503, description = "Overloaded, or the position could not be solved within the server's largest time limit", body = super::Problem, content_type = "application/problem+json",
@@ -80,10 +78,7 @@ async fn solve_connect4(
     let query: SolveQuery =
         serde_path_to_error::deserialize(deserializer).map_err(|e| query_error(&e))?;
     let pos = query.pos.unwrap_or_default();
-    let position = match parse(&pos) {
-        Ok(position) => position,
-        Err(rejection) => return Ok(*rejection),
-    };
+    let position = parse(&pos)?;
     // On the bounded pool like every search: it holds a slot, and stops (freeing it) when its
     // client goes away.
     let limit = Duration::from_millis(state.settings().max_time_limit_ms);
@@ -93,13 +88,14 @@ async fn solve_connect4(
             cancel,
             ..SearchLimits::default()
         };
-        let analysis = analyze(&position, &limits);
-        (0..COLS)
-            .map(|c| match analysis.get(c) {
-                None => Some(FULL),
-                Some(column) => column.value.pons_score(),
-            })
-            .collect::<Option<Vec<i32>>>()
+        let analysis = analyze(&position, Scoring::Depth, &limits);
+        // Every column proven, or none reported: the format has no way to say "estimate".
+        analysis.is_exact().then(|| {
+            column_scores(&position, &analysis)
+                .into_iter()
+                .map(|score| score.unwrap_or(FULL))
+                .collect::<Vec<i32>>()
+        })
     })
     .await?
     .ok_or(ApiError::Timeout)?;
@@ -116,87 +112,31 @@ async fn solve_connect4(
         .into_response())
 }
 
-/// The position `pos` reaches, or the 422 that says why it is not one.
-fn parse(pos: &str) -> Result<GravityPosition, Box<Response>> {
+/// The position `pos` reaches: the engine's game replayed from the columns, or the 422 that
+/// says why it is not one (a character that is not a column, a move the game does not allow,
+/// a game already over).
+fn parse(pos: &str) -> Result<Position, ApiError> {
     let mut columns = Vec::with_capacity(pos.len());
     for (i, ch) in pos.chars().enumerate() {
         match ch.to_digit(10) {
             Some(d @ 1..=7) => columns.push(d as usize - 1),
             _ => {
-                return Err(Box::new(
-                    ApiError::invalid(
+                return Err(ApiError::invalid(
                     ProblemCode::InvalidRequest,
                     "/pos",
                     format!(
                         "character {} of pos is {ch:?}: pos holds the columns played, each a digit from 1 to 7",
                         i + 1
                     ),
-                )
-                    .into_response(),
                 ));
             }
         }
     }
-    GravityPosition::from_moves(ROWS, COLS, 4, &columns)
-        .map_err(|error| Box::new(rejection(&columns, error)))
-}
-
-/// The 422 for a sequence of valid columns that is not a game in play.
-fn rejection(columns: &[usize], error: GravityError) -> Response {
-    match error {
-        GravityError::FullColumn { index, column } => ApiError::invalid(
-            ProblemCode::InvalidMove,
-            "/pos",
-            format!(
-                "move {} of pos drops a stone in column {}, which is full",
-                index + 1,
-                column + 1
-            ),
-        )
-        .into_response(),
-        GravityError::AfterEnd { index } => game_over(
-            &columns[..index],
-            format!("move {} of pos comes after the end of the game", index + 1),
-        ),
-        GravityError::GameOver { .. } => game_over(
-            columns,
-            "the game is over: there is no move to score".to_owned(),
-        ),
-        other => {
-            tracing::error!(error = %other, "a sequence of valid columns was refused");
-            ApiError::Internal.into_response()
-        }
+    let game = Game::from_columns(Geometry::CONNECT_FOUR, Player::X, &columns)
+        .map_err(|e| ApiError::for_move(&e, "/pos"))?;
+    match (game.position(), game.result()) {
+        (Some(position), _) => Ok(position.clone()),
+        (None, Some(result)) => Err(PositionError::GameOver(result.clone()).into()),
+        (None, None) => unreachable!("a game is either in play or over"),
     }
-}
-
-/// The `game_over` problem for the game that `columns` finish, with its winner and line.
-fn game_over(columns: &[usize], detail: String) -> Response {
-    let mut cells = vec![None; ROWS * COLS];
-    let mut player = crate::engine::Player::X;
-    for &column in columns {
-        let row = (0..ROWS)
-            .rev()
-            .find(|&r| cells[r * COLS + column].is_none())
-            .expect("the moves before the end are legal");
-        cells[row * COLS + column] = Some(player);
-        player = player.opponent();
-    }
-    let geometry = Geometry::new(ROWS as u64, COLS as u64, 4).expect("7 x 6 is a geometry");
-    let Some(result) = game_result(geometry, &cells) else {
-        tracing::error!("a finished game has no result");
-        return ApiError::Internal.into_response();
-    };
-    let mut problem = ApiError::Position(PositionError::GameOver(result)).problem();
-    problem.detail = detail.clone();
-    problem.errors = vec![FieldError {
-        pointer: "/pos".to_owned(),
-        detail,
-    }];
-    let body = serde_json::to_vec(&problem).unwrap_or_default();
-    (
-        StatusCode::UNPROCESSABLE_ENTITY,
-        [(header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON))],
-        body,
-    )
-        .into_response()
 }

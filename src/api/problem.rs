@@ -6,7 +6,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::engine::renju::Foul;
-use crate::engine::{GeometryError, PositionError};
+use crate::engine::{GameError, GameErrorKind, GeometryError, PositionError};
 
 /// The media type of every error body.
 pub const PROBLEM_JSON: &str = "application/problem+json";
@@ -361,6 +361,21 @@ impl ApiError {
             }],
             detail,
             omitted: 0,
+        }
+    }
+
+    /// The 422 naming the move of a game (its number, and its cell or column) that makes a
+    /// list of moves not a game, at `pointer` (`/moves/3`, `/pos`): `forbidden_move` with its
+    /// reason for black's forbidden move under renju, else `invalid_move`.
+    pub fn for_move(error: &GameError, pointer: impl Into<String>) -> Self {
+        let pointer = pointer.into();
+        match error.kind {
+            GameErrorKind::Forbidden(foul) => Self::ForbiddenMove {
+                pointer,
+                detail: error.to_string(),
+                foul,
+            },
+            _ => Self::invalid(ProblemCode::InvalidMove, pointer, error.to_string()),
         }
     }
 

@@ -18,8 +18,8 @@ use super::problem::ProblemCode;
 use super::wire::{GameStatus, coordinate, shape_error};
 use super::{ApiError, AppState, Settings};
 use crate::engine::{
-    Game, GameError, GameErrorKind, Geometry, Label, OutcomeOrUnknown, Player, PlayerSummary,
-    Progress, Review, ReviewedMove, Rule, SearchLimits, Value as MoveValue, review,
+    Game, Geometry, Label, OutcomeOrUnknown, Player, PlayerSummary, Progress, Review, ReviewedMove,
+    Rule, SearchLimits, Value as MoveValue, review,
 };
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -314,26 +314,13 @@ impl TryFrom<ReviewRequest> for ValidReview {
                 "under renju X is black and moves first",
             ));
         }
-        let game = Game::new(geometry, first, &request.moves).map_err(|e| game_error(&e))?;
+        let game = Game::new(geometry, first, &request.moves)
+            .map_err(|e| ApiError::for_move(&e, format!("/moves/{}", e.number - 1)))?;
         Ok(Self {
             game,
             max_depth: request.max_depth,
             time_limit_ms: request.time_limit_ms,
         })
-    }
-}
-
-/// The 422 naming the move (its number and cell) that makes a list of moves not a game:
-/// `forbidden_move` with its reason for black's forbidden move under renju, else `invalid_move`.
-fn game_error(error: &GameError) -> ApiError {
-    let pointer = format!("/moves/{}", error.number - 1);
-    match error.kind {
-        GameErrorKind::Forbidden(foul) => ApiError::ForbiddenMove {
-            pointer,
-            detail: error.to_string(),
-            foul,
-        },
-        _ => ApiError::invalid(ProblemCode::InvalidMove, pointer, error.to_string()),
     }
 }
 

@@ -13,6 +13,7 @@
 
 use std::time::Instant;
 
+use minimax_move::engine::Geometry;
 use minimax_move::engine::gravity::build_book;
 
 /// The depth of the book the engine ships.
@@ -52,7 +53,8 @@ fn main() {
         );
     };
 
-    let book = build_book(6, 7, 4, depth, threads, &progress).expect("7 x 6 is a valid board");
+    let book =
+        build_book(Geometry::CONNECT_FOUR, depth, threads, &progress).expect("7 x 6 takes a book");
     eprintln!();
     let bytes = book.to_bytes();
     std::fs::write(&out, &bytes).unwrap_or_else(|e| panic!("cannot write {out}: {e}"));

@@ -118,6 +118,33 @@ impl Value {
     pub const fn is_exact(self) -> bool {
         matches!(self, Self::Proven { .. })
     }
+
+    /// The value in Pascal Pons' convention, the one of the public Connect Four solver, for a
+    /// value found from a position with `stones` stones on a board of `cells`: a win with the
+    /// stone numbered `m` in the game (counting from the empty board) scores
+    /// `1 + (cells - m) / 2` (22 minus the winner's stones on 7 × 6), a loss the negative, a
+    /// draw 0; `None` for an estimate.
+    ///
+    /// ```
+    /// use minimax_move::engine::{Outcome, Value};
+    /// // The centre of the empty 7 × 6 board wins with the 41st stone.
+    /// let centre = Value::Proven { outcome: Outcome::Win, plies: 41, score: 2 };
+    /// assert_eq!(centre.pons_score(42, 0), Some(1));
+    /// ```
+    #[must_use]
+    pub const fn pons_score(self, cells: usize, stones: usize) -> Option<i32> {
+        match self {
+            Self::Proven { outcome, plies, .. } => {
+                let score = 1 + (cells as i32 - (stones as i32 + plies as i32)) / 2;
+                Some(match outcome {
+                    Outcome::Win => score,
+                    Outcome::Loss => -score,
+                    Outcome::Draw => 0,
+                })
+            }
+            Self::Estimate(_) => None,
+        }
+    }
 }
 
 /// Written as the bare score: an integer when proven, a fraction in (-1, 1) when estimated.

@@ -79,6 +79,19 @@ impl Geometry {
         rule: Rule::Freestyle,
     };
 
+    /// Connect Four: 6 rows, 7 columns, four in a row, with gravity.
+    pub const CONNECT_FOUR: Self = Self {
+        rows: 6,
+        cols: 7,
+        k: 4,
+        gravity: true,
+        rule: Rule::Freestyle,
+    };
+
+    /// The most bits a gravity board may take, `(rows + 1) × cols`: the gravity solver keeps
+    /// each column with a sentinel bit in a 128-bit integer.
+    pub const MAX_GRAVITY_BITS: usize = 128;
+
     /// The largest supported number of rows or columns: 20, Gomocup's main board, for `k = 5`.
     pub const MAX_SIDE: u8 = 20;
 
@@ -171,7 +184,7 @@ impl Geometry {
         if gravity && self.rule != Rule::Freestyle {
             return Err(GeometryError::Rule { rule: self.rule });
         }
-        if gravity && (self.rows() + 1) * self.cols() > crate::engine::gravity::MAX_BITS {
+        if gravity && (self.rows() + 1) * self.cols() > Self::MAX_GRAVITY_BITS {
             return Err(GeometryError::Gravity {
                 rows: self.rows,
                 cols: self.cols,

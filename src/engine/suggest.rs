@@ -81,7 +81,7 @@ pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> 
         return super::solved::analyze(position, scoring);
     }
     let mut analysis = if position.geometry().is_gravity() {
-        super::gravity::analyze_position(position, scoring, limits)
+        super::gravity::analyze(position, scoring, limits)
     } else if super::gomoku::applies(position) {
         super::gomoku::analyze(position, scoring, limits)
     } else {

@@ -76,7 +76,7 @@ async fn rejects_a_move_in_a_full_column() {
         problem["detail"]
             .as_str()
             .unwrap()
-            .contains("move 7 of pos drops a stone in column 4, which is full"),
+            .contains("move 7 (column 4): the column is full"),
         "{problem}"
     );
 }
@@ -93,20 +93,18 @@ async fn rejects_a_finished_game_with_its_winner_and_line() {
     assert_eq!(problem["winner"], "X", "{problem}");
     // Column 1's four lowest cells, row-major from the top row.
     assert_eq!(problem["line"], json!([14, 21, 28, 35]), "{problem}");
-    // And a move after the end.
+    // And a move after the end: an invalid move, as in a review.
     let problem = app.get("/v1/connect4/solve?pos=12121213").await.problem(
         StatusCode::UNPROCESSABLE_ENTITY,
-        "game_over",
+        "invalid_move",
         "after the end",
     );
+    assert_eq!(pointers(&problem), ["/pos"]);
+    let detail = problem["detail"].as_str().unwrap();
     assert!(
-        problem["detail"]
-            .as_str()
-            .unwrap()
-            .contains("move 8 of pos"),
+        detail.contains("move 8 (column 3)") && detail.contains("X had won"),
         "{problem}"
     );
-    assert_eq!(problem["winner"], "X");
 }
 
 #[tokio::test]

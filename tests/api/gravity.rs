@@ -9,8 +9,8 @@ use axum::http::{Method, Request, StatusCode, header};
 use serde_json::{Value, json};
 
 use crate::helpers::{TestApp, pointers};
-use minimax_move::engine::gravity::{GravityPosition, analyze};
-use minimax_move::engine::{Outcome, SearchLimits};
+use minimax_move::engine::gravity::analyze;
+use minimax_move::engine::{Game, Geometry, Outcome, Player, Scoring, SearchLimits};
 
 /// The compact board (top row first) after X, O, X... drop marks in `columns` (from 0).
 fn board_after(rows: usize, cols: usize, columns: &[usize]) -> String {
@@ -130,8 +130,9 @@ async fn exact_answers_on_7_by_6_match_the_solver_and_the_compatibility_route() 
         &[0, 6, 4, 0, 1, 5, 5, 4, 0, 4, 4, 3, 0, 1, 0, 4, 6, 1, 2, 3],
     ];
     for columns in games {
-        let position = GravityPosition::from_moves(6, 7, 4, columns).unwrap();
-        let solved = analyze(&position, &SearchLimits::default());
+        let game = Game::from_columns(Geometry::CONNECT_FOUR, Player::X, columns).unwrap();
+        let position = game.position().unwrap();
+        let solved = analyze(position, Scoring::Depth, &SearchLimits::default());
         let board = board_after(6, 7, columns);
         let body = json!({"board": board, "rows": 6, "cols": 7, "k": 4, "gravity": true,
             "moves": true, "time_limit_ms": 10000});
@@ -145,7 +146,10 @@ async fn exact_answers_on_7_by_6_match_the_solver_and_the_compatibility_route() 
         let stones = columns.len() as i64;
         for entry in answer["moves"].as_array().unwrap() {
             let c = entry["column"].as_u64().unwrap() as usize;
-            let expected = solved.get(c).unwrap().value;
+            let cell = Geometry::CONNECT_FOUR
+                .landing_cell(position.cells(), c)
+                .unwrap();
+            let expected = solved.get(cell).unwrap().value;
             assert_eq!(entry["exact"], true, "{board}: {entry}");
             assert_eq!(
                 entry["outcome"],
@@ -166,7 +170,11 @@ async fn exact_answers_on_7_by_6_match_the_solver_and_the_compatibility_route() 
             };
             assert_eq!(pons["score"][c], score, "{board}: column {c}, {pons}");
         }
-        assert_eq!(answer["column"], solved.best_column().column, "{board}");
+        assert_eq!(
+            answer["column"],
+            Geometry::CONNECT_FOUR.column_of(solved.best),
+            "{board}"
+        );
     }
 }
 

@@ -25,9 +25,15 @@ pub struct Book {
     scores: Vec<i8>,
 }
 
-/// Why book bytes could not be read.
+/// Why a book could not be read or built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BookError {
+    /// Books are for gravity boards of up to 64 bits (`(rows + 1) × cols`), to a depth of at
+    /// most the board's cells and 255.
+    #[error(
+        "books are for gravity boards of up to 64 bits, to a depth of at most their cells and 255"
+    )]
+    Size,
     /// The bytes do not start with the book's magic and version.
     #[error("not a gravity book (bad magic or version)")]
     Header,

@@ -4,29 +4,32 @@ use std::collections::HashMap;
 
 use super::board::{Board, Shape};
 use super::book::Book;
+use super::book::BookError;
 use super::search::{Searcher, unlimited};
 use super::table::{Bounds, Table};
-use super::{GravityError, check_size};
+use crate::engine::Geometry;
 
-/// Solves every position of a `rows` × `cols` board with `k` in a row that a game reaches
-/// with at most `depth` stones (mirror images once), on `threads` threads, and returns them as
+/// Solves every position of a gravity `geometry` that a game reaches with at most `depth` stones (mirror images once), on `threads` threads, and returns them as
 /// a [`Book`]. The positions with exactly `depth` stones are searched; the shallower ones
 /// follow from them by minimax. `progress(done, total)` is called as the deepest positions get
 /// solved. The result does not depend on the number of threads: every score is exact.
 ///
 /// # Errors
-/// When the board is larger than 64 bits (books are for `u64` boards) or otherwise out of range.
+/// [`BookError::Size`] when the board has no gravity or is larger than 64 bits (books are for
+/// `u64` boards), or `depth` is more than its cells or 255.
 pub fn build_book(
-    rows: usize,
-    cols: usize,
-    k: usize,
+    geometry: Geometry,
     depth: usize,
     threads: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
-) -> Result<Book, GravityError> {
-    check_size(rows, cols, k)?;
-    if (rows + 1) * cols > 64 || depth > rows * cols || depth > 255 {
-        return Err(GravityError::Size { rows, cols, k });
+) -> Result<Book, BookError> {
+    let (rows, cols, k) = (geometry.rows(), geometry.cols(), geometry.k());
+    if !geometry.is_gravity()
+        || !super::root::fits_u64(geometry)
+        || depth > rows * cols
+        || depth > 255
+    {
+        return Err(BookError::Size);
     }
     let shape = Shape::<u64>::new(rows as u32, cols as u32, k as u32);
     let levels = levels(&shape, depth);

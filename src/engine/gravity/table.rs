@@ -19,6 +19,24 @@ pub struct Bounds {
     pub upper: i32,
 }
 
+impl Bounds {
+    /// A score known exactly.
+    pub const fn exact(score: i32) -> Self {
+        Self {
+            lower: score,
+            upper: score,
+        }
+    }
+
+    /// The same bounds from the other side's point of view.
+    pub const fn negated(self) -> Self {
+        Self {
+            lower: -self.upper,
+            upper: -self.lower,
+        }
+    }
+}
+
 /// A table of `u64` entries: the key's quotient by the table size (41 bits), the generation
 /// of the search that wrote it (7 bits), the lower and the upper bound (8 bits each, offset by
 /// 128).

@@ -1,0 +1,179 @@
+//! The root of a search: a [`Position`] turned into bitboards, the book and the immediate rules
+//! asked first, then every move's score narrowed, outcomes before lengths.
+
+use super::Solution;
+use super::bits::Bits;
+use super::board::{Board, Shape};
+use super::book::{self, Book};
+use super::score::evaluation;
+use super::search::{Searcher, budget_of};
+use super::table::{Bounds, Table};
+use crate::engine::{Analysis, Geometry, MoveScore, Position, Scoring, SearchLimits};
+
+/// Whether the board's bits (each column with a sentinel bit) fit a `u64`.
+pub const fn fits_u64(geometry: Geometry) -> bool {
+    (geometry.rows() + 1) * geometry.cols() <= 64
+}
+
+/// The built-in book, when `geometry` is the board it is for.
+fn book_for(geometry: Geometry) -> Option<&'static Book> {
+    let book = book::connect_four();
+    let (rows, cols, k) = book.geometry;
+    ((geometry.rows(), geometry.cols(), geometry.k()) == (rows as usize, cols as usize, k as usize))
+        .then_some(book)
+}
+
+fn shape_of<B: Bits>(geometry: Geometry) -> Shape<B> {
+    Shape::new(
+        geometry.rows() as u32,
+        geometry.cols() as u32,
+        geometry.k() as u32,
+    )
+}
+
+/// The bitboards of `position`, from its side to move.
+fn board_of<B: Bits>(position: &Position, shape: &Shape<B>) -> Board<B> {
+    let geometry = position.geometry();
+    let (rows, cols) = (geometry.rows(), geometry.cols());
+    let mut board = Board::empty();
+    for c in 0..cols {
+        for height in 0..rows {
+            match position.cells()[(rows - 1 - height) * cols + c] {
+                Some(p) => {
+                    let bit = shape.bit(c as u32, height as u32);
+                    board.mask |= bit;
+                    if p == position.to_move() {
+                        board.current |= bit;
+                    }
+                    board.moves += 1;
+                }
+                None => break,
+            }
+        }
+    }
+    board
+}
+
+/// The position's own value (see [`solve`](super::solve)).
+pub fn solve<B: Bits>(position: &Position, limits: &SearchLimits) -> Solution {
+    let geometry = position.geometry();
+    let shape = shape_of::<B>(geometry);
+    let board = board_of(position, &shape);
+    let mut table = Table::borrow();
+    let book = book_for(geometry);
+    let mut searcher = Searcher::new(&shape, &mut table, book, budget_of(limits));
+    let in_book =
+        book.and_then(|book| book.get(board.canonical_key(&shape).to_u128(), board.moves));
+    let bounds = if board.can_win_next(&shape) {
+        Bounds::exact(searcher.win_now(&board))
+    } else if let Some(score) = in_book {
+        Bounds::exact(score)
+    } else {
+        let (lower, upper) = searcher.score_range(&board);
+        searcher.narrow(&board, Bounds { lower, upper }, false)
+    };
+    let value = MoveScore::new(
+        0,
+        evaluation(bounds, board.moves, shape.cells),
+        Scoring::Depth,
+        geometry,
+        position.empty_count(),
+    )
+    .value;
+    Solution {
+        value,
+        nodes: searcher.nodes,
+    }
+}
+
+/// Every legal move scored (see [`analyze`](super::analyze)).
+pub fn analyze<B: Bits>(position: &Position, scoring: Scoring, limits: &SearchLimits) -> Analysis {
+    let geometry = position.geometry();
+    let shape = shape_of::<B>(geometry);
+    let board = board_of(position, &shape);
+    let mut table = Table::borrow();
+    let book = book_for(geometry);
+    let mut searcher = Searcher::new(&shape, &mut table, book, budget_of(limits));
+    let cols = geometry.cols();
+    let playable = shape.playable(board.mask);
+    let wins = board.winning_cells(&shape) & playable;
+    let symmetric = board.key() == shape.mirror(board.key());
+    // Per column: the child position still to search (None when settled) and the bounds on
+    // the move's score from the mover's side.
+    let mut columns: Vec<Option<(Option<Board<B>>, Bounds)>> = vec![None; cols];
+    for (c, entry) in columns.iter_mut().enumerate() {
+        let bit = playable & shape.column(c as u32);
+        if bit != B::ZERO {
+            *entry = Some(first_bounds(&mut searcher, &board, bit, wins, book));
+        }
+    }
+    // Outcomes first, then lengths; on a symmetric board the mirror twin of a column is skipped
+    // and copied.
+    for sign_only in [true, false] {
+        for &c in &shape.order {
+            let c = c as usize;
+            if symmetric && c > cols - 1 - c {
+                continue;
+            }
+            if let Some((Some(child), bounds)) = columns[c] {
+                let theirs = searcher.narrow(&child, bounds.negated(), sign_only);
+                let ours = theirs.negated();
+                let settled = ours.lower == ours.upper;
+                columns[c] = Some((if settled { None } else { Some(child) }, ours));
+            }
+        }
+    }
+    if symmetric {
+        for c in 0..cols {
+            if c > cols - 1 - c {
+                columns[c] = columns[cols - 1 - c];
+            }
+        }
+    }
+    let empty = position.empty_count();
+    let mut moves: Vec<MoveScore> = columns
+        .iter()
+        .enumerate()
+        .filter_map(|(c, entry)| {
+            entry.map(|(_, bounds)| {
+                let cell = geometry
+                    .landing_cell(position.cells(), c)
+                    .expect("a playable column has a landing cell");
+                let value = evaluation(bounds, board.moves, shape.cells);
+                MoveScore::new(cell, value, scoring, geometry, empty)
+            })
+        })
+        .collect();
+    moves.sort_unstable_by_key(|m| m.index);
+    Analysis::from_moves(moves, searcher.nodes, None)
+}
+
+/// What is known of the move `bit` before any search: its exact score when it wins at once,
+/// fills the board, lets the opponent win at once or reaches a book position (then no child
+/// is left to search), else the child to search and the widest bounds on its score.
+fn first_bounds<B: Bits>(
+    searcher: &mut Searcher<'_, B>,
+    board: &Board<B>,
+    bit: B,
+    wins: B,
+    book: Option<&Book>,
+) -> (Option<Board<B>>, Bounds) {
+    let shape = searcher.shape;
+    let exact = |score| (None, Bounds::exact(score));
+    if bit & wins != B::ZERO {
+        return exact(searcher.win_now(board));
+    }
+    let child = board.play(bit);
+    if child.moves == shape.cells {
+        exact(0)
+    } else if child.can_win_next(shape) {
+        exact(-searcher.win_now(&child))
+    } else if let Some(score) =
+        book.and_then(|book| book.get(child.canonical_key(shape).to_u128(), child.moves))
+    {
+        exact(-score)
+    } else {
+        let (lower, upper) = searcher.score_range(&child);
+        (Some(child), Bounds { lower, upper }.negated())
+    }
+}
