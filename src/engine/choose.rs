@@ -1,6 +1,7 @@
 //! Picking the move to play from an analysis: difficulty levels and tie-breaking.
 
-use super::{Analysis, Geometry, Player, Position};
+use crate::engine::analysis::Analysis;
+use crate::engine::game::{Geometry, Player, Position, Rule, game_result};
 
 /// How strong the suggested move is. Every level takes an immediate win when there is one.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -76,13 +77,12 @@ pub fn immediate_wins(geometry: Geometry, cells: &[Option<Player>], player: Play
         let playable = geometry.playable_cells(cells);
         wins.retain(|i| playable.contains(i));
     }
-    if geometry.rule() != super::Rule::Freestyle {
+    if geometry.rule() != Rule::Freestyle {
         // A window of five may make an overline or a blocked five: ask the rule.
         let mut after = cells.to_vec();
         wins.retain(|&i| {
             after[i] = Some(player);
-            let won =
-                super::game_result(geometry, &after).is_some_and(|r| r.winner == Some(player));
+            let won = game_result(geometry, &after).is_some_and(|r| r.winner == Some(player));
             after[i] = None;
             won
         });

@@ -1,6 +1,8 @@
 //! Plain-language answers: a sentence a chatbot can say about a move.
 
-use super::{GameResult, Geometry, MoveScore, Outcome, Player, Position, Value, immediate_wins};
+use crate::engine::analysis::{MoveScore, Outcome, Value};
+use crate::engine::choose::immediate_wins;
+use crate::engine::game::{GameResult, Geometry, Player, Position};
 
 /// How sentences name the cell `index`: its coordinate in board notation (`h8`) on gomoku boards
 /// ([`Geometry::names_cells`]), its column counted from 1 as players count them (`column 4`) on

@@ -30,15 +30,12 @@ mod cancel;
 mod choose;
 mod core;
 mod explain;
-mod geometry;
+mod game;
 mod gomoku;
 pub mod gravity;
-mod player;
-mod position;
+mod limits;
 mod progress;
-pub mod renju;
 mod review;
-mod rule;
 mod solved;
 mod solver;
 mod suggest;
@@ -46,23 +43,20 @@ mod tactics;
 
 #[cfg(feature = "serde")]
 pub use analysis::OutcomeOrUnknown;
-pub use analysis::{
-    Analysis, Evaluation, MoveScore, Outcome, Scoring, SearchLimits, Value,
-    WORK_PER_MS_TIMES_CELLS, best_of,
-};
+pub use analysis::{Analysis, Evaluation, MoveScore, Outcome, Scoring, Value, best_of};
 pub use cancel::Cancel;
 pub use choose::{Difficulty, TieBreak, choose, immediate_wins};
 pub use explain::{cell_name, explanation, in_a_row, line_name, rounded};
-pub use geometry::{Geometry, GeometryError};
-pub use player::Player;
-pub use position::{
+pub use game::renju;
+pub use game::{
     CompactCellError, GameResult, PlayError, Played, Position, PositionError, game_result,
 };
+pub use game::{Geometry, GeometryError, Player, Rule};
+pub use limits::{SearchLimits, WORK_PER_MS_TIMES_CELLS};
 pub use progress::{Iteration, Progress};
 pub use review::{
     GOOD_COST, Game, GameEnd, GameError, GameErrorKind, INACCURACY_COST, Label, MISTAKE_COST,
     PlayerSummary, Review, ReviewedMove, review,
 };
-pub use rule::Rule;
 pub use solved::{warm_up, warmed_up};
 pub use suggest::{SuggestOptions, Suggestion, analyze, principal_variation, suggest};

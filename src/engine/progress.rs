@@ -4,7 +4,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::Evaluation;
+use crate::engine::analysis::Evaluation;
 
 /// What one completed iteration of iterative deepening found.
 #[derive(Clone, Debug, PartialEq)]

@@ -24,10 +24,13 @@ use std::time::Instant;
 
 use thiserror::Error;
 
-use super::{
-    Analysis, GameResult, Geometry, Outcome, Player, Position, Scoring, SearchLimits, Value,
-    analyze,
-};
+use crate::engine::analysis::{Analysis, Outcome, Scoring, Value};
+use crate::engine::explain::cell_name;
+use crate::engine::game::renju::Foul;
+use crate::engine::game::{GameResult, Geometry, PlayError, Player, Position};
+use crate::engine::limits::SearchLimits;
+use crate::engine::progress::Progress;
+use crate::engine::suggest::{analyze, principal_variation};
 
 /// On the estimate scale, a cost below this is `good`.
 pub const GOOD_COST: f64 = 0.05;
@@ -114,7 +117,7 @@ pub enum GameErrorKind {
     Floating,
     /// Under renju, the move is forbidden to black.
     #[error("the move is forbidden to black under renju: {}", .0.describe())]
-    Forbidden(super::renju::Foul),
+    Forbidden(Foul),
     /// The game had already ended.
     #[error("the game was already over ({0})")]
     AfterGameEnd(GameEnd),
@@ -229,10 +232,10 @@ impl Game {
             let cell = cell_of(&position, named).map_err(|kind| (i + 1, named, kind))?;
             let played = position.try_play(cell).map_err(|e| {
                 let kind = match e {
-                    super::PlayError::OffBoard { cells, .. } => GameErrorKind::OffBoard { cells },
-                    super::PlayError::Occupied { .. } => GameErrorKind::Occupied,
-                    super::PlayError::Floating { .. } => GameErrorKind::Floating,
-                    super::PlayError::Forbidden { foul, .. } => GameErrorKind::Forbidden(foul),
+                    PlayError::OffBoard { cells, .. } => GameErrorKind::OffBoard { cells },
+                    PlayError::Occupied { .. } => GameErrorKind::Occupied,
+                    PlayError::Floating { .. } => GameErrorKind::Floating,
+                    PlayError::Forbidden { foul, .. } => GameErrorKind::Forbidden(foul),
                 };
                 (i + 1, cell, kind)
             })?;
@@ -584,7 +587,7 @@ fn share_of(limits: &SearchLimits, spent: u64, remaining: usize) -> SearchLimits
         }),
         max_depth: limits.max_depth,
         cancel: limits.cancel.clone(),
-        progress: super::Progress::default(),
+        progress: Progress::default(),
     }
 }
 
@@ -611,7 +614,7 @@ fn reviewed(number: usize, position: &Position, cell: usize, analysis: &Analysis
     let best_line = if analysis.best == analysis.pv.first().copied().unwrap_or(usize::MAX) {
         analysis.pv.clone()
     } else {
-        super::principal_variation(position, analysis.best)
+        principal_variation(position, analysis.best)
     };
     ReviewedMove {
         number,
@@ -689,7 +692,7 @@ fn sentence(game: &Game, moves: &[ReviewedMove], turning_point: Option<usize>) -
         return format!("{ending}, and no move gave anything away.");
     };
     // Cells as the game names them: "h8" on gomoku boards, "column 4" (from 1) on gravity ones.
-    let name = |cell| super::cell_name(game.geometry(), cell);
+    let name = |cell| cell_name(game.geometry(), cell);
     let played = if game.geometry().is_gravity() {
         format!("in {}", name(m.cell))
     } else {

@@ -3,8 +3,9 @@
 use std::sync::OnceLock;
 
 use super::core::table::{Replacement, Table};
-use super::gomoku;
-use super::{Analysis, Evaluation, Geometry, MoveScore, Player, Position, Scoring};
+use crate::engine::analysis::{Analysis, Evaluation, MoveScore, Scoring};
+use crate::engine::game::{Geometry, Player, Position};
+use crate::engine::gomoku;
 
 const CELLS: usize = 9;
 const BOARDS: usize = 19_683; // 3^9

@@ -5,10 +5,11 @@
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 
-use super::{
-    Analysis, Difficulty, MoveScore, Played, Player, Position, Scoring, SearchLimits, TieBreak,
-    choose, explanation,
-};
+use crate::engine::analysis::{Analysis, MoveScore, Scoring};
+use crate::engine::choose::{Difficulty, TieBreak, choose};
+use crate::engine::explain::explanation;
+use crate::engine::game::{Played, Player, Position};
+use crate::engine::limits::SearchLimits;
 
 /// Everything [`suggest`] needs besides the position. All of it is plain data: the randomness
 /// comes from [`seed`](Self::seed), so the same options give the same suggestion.

@@ -18,8 +18,9 @@
 //! fives, renju's forbidden points for black, gravity's landing cells). A value the engine proved
 //! is kept as it is.
 
-use super::renju::foul;
-use super::{Analysis, Evaluation, Geometry, MoveScore, Player, Position, Rule, Scoring};
+use crate::engine::analysis::{Analysis, Evaluation, MoveScore, Scoring, best_of};
+use crate::engine::game::renju::foul;
+use crate::engine::game::{Geometry, Player, Position, Rule};
 
 /// The four line directions as (row, column) steps.
 const DIRECTIONS: [(isize, isize); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
@@ -70,7 +71,7 @@ pub(crate) fn settle(position: &Position, analysis: &mut Analysis, scoring: Scor
     if changed {
         // The engine's own choice stays while nothing beats it: among moves the tactics proved
         // equal, the lowest index would be an arbitrary pick (a corner, on a lost board).
-        let top = analysis.moves[super::best_of(&analysis.moves)];
+        let top = analysis.moves[best_of(&analysis.moves)];
         let kept = analysis.best_move().value.score() >= top.value.score();
         let best = if kept { analysis.best } else { top.index };
         if best != analysis.best {

@@ -3,7 +3,8 @@
 
 use std::time::Instant;
 
-use super::super::{Cancel, SearchLimits};
+use crate::engine::cancel::Cancel;
+use crate::engine::limits::SearchLimits;
 
 /// The hard stop of a search: a point in time, a cancel handle, both or neither.
 #[derive(Clone, Debug, Default)]

@@ -1,6 +1,6 @@
 //! The two sides of the game, as a type of their own rather than an index.
 
-use super::super::Player;
+use crate::engine::game::Player;
 
 /// A side: the first player (X) or the second (O).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -13,7 +13,7 @@
 //! engine keeps one result a slot and replaces it unless a deeper bound is there.
 
 use super::pool::{Pool, Pooled, Renew};
-use crate::engine::{Geometry, Rule};
+use crate::engine::game::{Geometry, Rule};
 
 /// Log2 of the number of slots: 2^20 slots of 16 bytes, 16 MiB.
 pub const TABLE_BITS: u32 = 20;
@@ -250,8 +250,8 @@ impl Table {
 
 #[cfg(test)]
 mod tests {
-    use super::super::pool::during_the_next_borrow;
     use super::*;
+    use crate::engine::core::pool::during_the_next_borrow;
 
     fn geometry() -> Geometry {
         Geometry::new(7, 7, 4).unwrap()

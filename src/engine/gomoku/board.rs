@@ -18,7 +18,7 @@ use super::threat::Threat;
 use super::windows::{Sums, WindowScores};
 use crate::engine::core::hash::SplitMix;
 use crate::engine::core::side::Side;
-use crate::engine::{Geometry, Player, Rule, renju};
+use crate::engine::game::{Geometry, Player, Rule, renju};
 
 #[derive(Clone, Copy, Debug)]
 struct Cell {
@@ -464,8 +464,8 @@ fn repack(packed: u16, dir: usize, pattern: Pattern) -> u16 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::eval::WEIGHTS;
     use super::*;
+    use crate::engine::gomoku::eval::WEIGHTS;
 
     /// Every cell's patterns, threats and values, the per-side counts, the window sums and the
     /// bit sets of fives and fours.

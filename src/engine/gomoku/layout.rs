@@ -3,7 +3,7 @@
 //! away) never leave the array. "Padded" indices are positions in that array; the position's
 //! own (row-major) indices are "unpadded".
 
-use crate::engine::Geometry;
+use crate::engine::game::Geometry;
 
 /// The padded array of one geometry.
 #[derive(Clone, Copy, Debug)]
@@ -23,7 +23,7 @@ impl Layout {
     pub fn new(geometry: Geometry) -> Self {
         // The pattern keys' reach (see `PatternTable::reach`): rules that look past a five need
         // one more cell.
-        let pad = if geometry.rule() == crate::engine::Rule::Freestyle {
+        let pad = if geometry.rule() == crate::engine::game::Rule::Freestyle {
             geometry.k() - 1
         } else {
             geometry.k()

@@ -35,7 +35,7 @@ mod threat;
 mod threats;
 mod windows;
 
-use crate::engine::{Geometry, Position};
+use crate::engine::game::{Geometry, Position};
 
 pub use root::analyze;
 

@@ -174,10 +174,10 @@ pub fn is_quiet(board: &Board, at: usize, side: Side) -> bool {
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use super::super::eval::WEIGHTS;
-    use super::super::threats::Vcf;
     use super::*;
-    use crate::engine::Player;
+    use crate::engine::game::Player;
+    use crate::engine::gomoku::eval::WEIGHTS;
+    use crate::engine::gomoku::threats::Vcf;
 
     /// A game against AIWine (held-out openings 125–129, game 80; we were white) before its
     /// 23rd move, black (`X`) to move. White threatens a VCF: f7 (a four along row 7 and a

@@ -542,11 +542,11 @@ impl<'a> Searcher<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::eval::WEIGHTS;
     use super::*;
     use crate::engine::core::deadline::Deadline;
     use crate::engine::core::table::Replacement;
-    use crate::engine::{Geometry, Player};
+    use crate::engine::game::{Geometry, Player};
+    use crate::engine::gomoku::eval::WEIGHTS;
 
     /// A quiet 15 × 15 midgame (the first criterion midgame: h11 i11 k8 h9 k9 i10 k10 k11), black
     /// to move.

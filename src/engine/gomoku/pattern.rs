@@ -16,7 +16,7 @@
 //! Only the `k`-windows through the centre count, so a pattern is always about the stone played.
 
 use crate::engine::core::side::Side;
-use crate::engine::{Player, Rule};
+use crate::engine::game::{Player, Rule};
 use std::sync::OnceLock;
 
 /// What playing a cell makes along one line, weakest first.

@@ -7,13 +7,14 @@ use super::eval::WEIGHTS;
 use super::negamax::{EVAL_MAX, INFINITY, MATE_BOUND, MAX_PLY, Searcher, WIN};
 use super::threat::Threat;
 use super::threats::{Vcf, Vct};
+use crate::engine::analysis::{Analysis, Evaluation, MoveScore, Scoring};
 use crate::engine::core::budget::Budget;
 use crate::engine::core::deadline::Deadline;
 use crate::engine::core::side::Side;
 use crate::engine::core::table::{Replacement, Table};
-use crate::engine::{
-    Analysis, Evaluation, Iteration, MoveScore, Position, Progress, Scoring, SearchLimits,
-};
+use crate::engine::game::Position;
+use crate::engine::limits::SearchLimits;
+use crate::engine::progress::{Iteration, Progress};
 
 /// Nodes allowed for the root's own VCF, and its most fours (real games have VCFs of 14 fours).
 const ROOT_VCF_BUDGET: u64 = 200_000;
@@ -607,7 +608,8 @@ fn forced_win(
 mod tests {
     use super::super::threats::tests::{board_after, cells_after};
     use super::*;
-    use crate::engine::{Geometry, Player, Value};
+    use crate::engine::analysis::Value;
+    use crate::engine::game::{Geometry, Player};
 
     #[test]
     fn estimates_keep_the_order_of_scores_and_stay_inside_one() {

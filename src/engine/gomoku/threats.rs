@@ -428,9 +428,9 @@ const VCF_MAX_FOURS_IN_VCT: u32 = 10;
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use super::super::eval::WEIGHTS;
     use super::*;
-    use crate::engine::{Geometry, Player};
+    use crate::engine::game::{Geometry, Player};
+    use crate::engine::gomoku::eval::WEIGHTS;
     use std::time::Instant;
 
     /// The 15 x 15 board after `moves` (column letter, row letter, as in SGF; black first).

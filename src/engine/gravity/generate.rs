@@ -7,7 +7,7 @@ use super::book::Book;
 use super::book::BookError;
 use super::search::{Searcher, unlimited};
 use super::table::{Bounds, Table};
-use crate::engine::Geometry;
+use crate::engine::game::Geometry;
 
 /// Solves every position of a gravity `geometry` that a game reaches with at most `depth` stones (mirror images once), on `threads` threads, and returns them as
 /// a [`Book`]. The positions with exactly `depth` stones are searched; the shallower ones

@@ -52,7 +52,9 @@ pub use book::{Book, BookError};
 pub use generate::build_book;
 pub use score::pons_score;
 
-use super::{Analysis, Geometry, Position, Scoring, SearchLimits, Value};
+use crate::engine::analysis::{Analysis, Scoring, Value};
+use crate::engine::game::{Geometry, Position};
+use crate::engine::limits::SearchLimits;
 
 /// The most rows, and the most columns, a board may have: the engine's longest side, the
 /// size of the solver's per-column arrays.

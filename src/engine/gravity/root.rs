@@ -8,7 +8,9 @@ use super::book::{self, Book};
 use super::score::evaluation;
 use super::search::{Searcher, budget_of};
 use super::table::{Bounds, Table};
-use crate::engine::{Analysis, Geometry, MoveScore, Position, Scoring, SearchLimits};
+use crate::engine::analysis::{Analysis, MoveScore, Scoring};
+use crate::engine::game::{Geometry, Position};
+use crate::engine::limits::SearchLimits;
 
 /// Whether the board's bits (each column with a sentinel bit) fit a `u64`.
 pub const fn fits_u64(geometry: Geometry) -> bool {

@@ -2,7 +2,7 @@
 //! [`Evaluation`].
 
 use super::table::Bounds;
-use crate::engine::Evaluation;
+use crate::engine::analysis::Evaluation;
 
 /// What a score known to lie in `bounds` says of a position with `moves` stones on a board of
 /// `cells`: the depth score once the bounds meet, else an estimate strictly inside (-1, 1).

@@ -9,9 +9,9 @@ use super::bits::Bits;
 use super::board::{Board, Shape};
 use super::book::Book;
 use super::table::{Bounds, Table};
-use crate::engine::SearchLimits;
 use crate::engine::core::budget::Budget;
 use crate::engine::core::deadline::Deadline;
+use crate::engine::limits::SearchLimits;
 
 /// The budget of a search within `limits`: its work budget in nodes (counted the same way on
 /// every machine, so a search its budget stops always stops at the same node), its deadline and

@@ -3,11 +3,11 @@
 
 use std::ops::{Deref, DerefMut};
 
-#[cfg(test)]
-use super::super::{Geometry, Player};
 use super::grid::Grid;
 use super::patterns::Patterns;
 use crate::engine::core::side::Side;
+#[cfg(test)]
+use crate::engine::game::{Geometry, Player};
 
 /// A [`Grid`] and its four-making cells. The grid's own methods (play, undo, threats) are
 /// reached through `Deref`.

@@ -2,9 +2,6 @@
 //! depth until the root is proven, the depth limit is reached or the budget runs out; the answer
 //! is the last completed iteration (the first iteration always completes).
 
-use super::super::{
-    Analysis, Geometry, Iteration as Progressed, MoveScore, Position, Scoring, SearchLimits,
-};
 use super::board::Board;
 use super::eval;
 use super::grid::Grid;
@@ -13,11 +10,15 @@ use super::proof::{PROOF_JUMP_EMPTIES, SHALLOW_DEPTH, draw_proof_applies, draw_r
 use super::proof_number::prove_draw;
 use super::pv::principal_variation;
 use super::root::{Iteration, RootMove, RootResult, RootSearch};
+use crate::engine::analysis::{Analysis, MoveScore, Scoring};
 use crate::engine::core::budget::Budget;
 use crate::engine::core::deadline::Deadline;
 use crate::engine::core::score::INFINITY;
 use crate::engine::core::side::Side;
 use crate::engine::core::table::Table;
+use crate::engine::game::{Geometry, Position};
+use crate::engine::limits::SearchLimits;
+use crate::engine::progress::Iteration as Progressed;
 
 /// The position being analysed and its table, before the search proper (the threat search at
 /// the root works on it; `nodes` the nodes it spent).

@@ -5,12 +5,12 @@
 //! line is still open, the static evaluation) is a lookup in counters that `play` and `undo`
 //! maintain, so a node costs a few dozen additions rather than a scan of the board.
 
-use super::super::{Geometry, Player, Rule};
 use super::rules::Rules;
 use super::symmetry::Symmetries;
 use super::weights::{MovePriority, window_weight};
 use super::windows::Windows;
 use crate::engine::core::side::Side;
+use crate::engine::game::{Geometry, Player, Rule};
 
 /// What one window contributes to the per-side counters, given its stone counts.
 #[derive(Clone, Copy, Default)]

@@ -63,8 +63,10 @@ use root::{RootMove, RootResult};
 use threats::Vcf;
 
 #[cfg(doc)]
-use super::Evaluation;
-use super::{Analysis, MoveScore, Position, Rule, Scoring, SearchLimits};
+use crate::engine::analysis::Evaluation;
+use crate::engine::analysis::{Analysis, MoveScore, Scoring};
+use crate::engine::game::{Position, Rule};
+use crate::engine::limits::SearchLimits;
 
 /// Threat search runs on boards with at least this many cells and `k` at least
 /// [`THREAT_MIN_K`]: the boards the full search cannot prove (smaller boards keep their exact,

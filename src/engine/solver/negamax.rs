@@ -14,7 +14,6 @@
 
 use std::ops::ControlFlow;
 
-use super::super::{Geometry, Rule};
 use super::estimates::Estimates;
 use super::eval::evaluate;
 use super::grid::Grid;
@@ -24,6 +23,7 @@ use crate::engine::core::budget::Budget;
 use crate::engine::core::score::{INFINITY, WIN, from_table, to_table};
 use crate::engine::core::side::Side;
 use crate::engine::core::table::{Bound, Entry, Table};
+use crate::engine::game::{Geometry, Rule};
 
 /// Nodes this close to the horizon skip the table: they are cheaper to search again than a
 /// likely cache miss.

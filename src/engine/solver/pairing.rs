@@ -3,10 +3,10 @@
 //! stone in a pair with its partner). Looked for with a small step budget; a pairing found is a
 //! proof.
 
-use super::super::Geometry;
 use super::grid::Grid;
 use super::marks::Marks;
 use crate::engine::core::side::Side;
+use crate::engine::game::Geometry;
 
 /// No partner in the pairing being built.
 const NO_PARTNER: u16 = u16::MAX;
@@ -209,9 +209,9 @@ impl Pairing {
 
 #[cfg(test)]
 pub(super) mod tests {
-    use super::super::super::Rule;
     use super::*;
     use crate::engine::core::hash::splitmix;
+    use crate::engine::game::Rule;
 
     /// A board of `geometry` with up to `stones` random stones (X first, alternating, none
     /// completing a line), drawn with `seed`, and the side to move.

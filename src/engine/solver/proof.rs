@@ -6,11 +6,11 @@
 //! iterations straight to the full-depth proof, which first decides win, draw or loss and only
 //! then the exact length of a win or a loss.
 
-use super::super::Geometry;
 use super::proof_number::Draw;
 use super::root::{Iteration, RootMove, RootResult, RootSearch};
 use crate::engine::core::score::{HEURISTIC_MAX, INFINITY};
 use crate::engine::core::table::Bound;
+use crate::engine::game::Geometry;
 
 /// Boards with at most this many empty cells are proven outright after [`SHALLOW_DEPTH`].
 pub const PROOF_JUMP_EMPTIES: i32 = 40;

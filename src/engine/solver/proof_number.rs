@@ -9,11 +9,11 @@
 //! them) count as one move. Proof and disproof numbers are kept in a table of their own keyed by
 //! the symmetry-reduced key.
 
-use super::super::{Geometry, Rule};
 use super::negamax::Negamax;
 use super::pairing::Pairing;
 use super::root::RootMove;
 use crate::engine::core::side::Side;
+use crate::engine::game::{Geometry, Rule};
 
 /// An infinite proof or disproof number.
 const INFINITE: u32 = u32::MAX / 4;

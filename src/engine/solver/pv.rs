@@ -1,7 +1,6 @@
 //! The principal variation: the expected line of best play, read from what the search left
 //! behind without searching again.
 
-use super::super::Rule;
 use super::grid::Grid;
 use super::negamax::Negamax;
 use super::patterns::Patterns;
@@ -9,6 +8,7 @@ use super::root::RootResult;
 use crate::engine::core::score::{MATE_BOUND, plies_of};
 use crate::engine::core::side::Side;
 use crate::engine::core::table::Table;
+use crate::engine::game::Rule;
 
 /// The expected line of best play from the root, starting with `first` (the best move, whose
 /// result is `result`), read from what the search left behind: the table's moves (mapped back

@@ -1,8 +1,8 @@
 //! The root: its moves (twins under symmetry searched once), what the search knows about each,
 //! and one iteration over them at a given depth.
 
-use super::super::Evaluation;
 use super::negamax::Negamax;
+use crate::engine::analysis::Evaluation;
 use crate::engine::core::score::{
     HEURISTIC_MAX, INFINITY, MATE_BOUND, WIN, depth_score, estimate, plies_of,
 };

@@ -9,11 +9,11 @@
 //! only be made in a window with four own stones and none of the opponent's); this module
 //! decides them from the run of stones through the cell.
 
-use super::super::renju;
-use super::super::rule::End;
-use super::super::{Geometry, Player, Rule};
 use super::windows::Windows;
 use crate::engine::core::side::Side;
+use crate::engine::game::End;
+use crate::engine::game::renju;
+use crate::engine::game::{Geometry, Player, Rule};
 
 /// The four line directions as (row, column) steps.
 const DIRECTIONS: [(isize, isize); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
@@ -214,9 +214,9 @@ fn player(side: Side) -> Player {
 
 #[cfg(test)]
 mod tests {
-    use super::super::grid::Grid;
     use super::*;
     use crate::engine::core::hash::splitmix;
+    use crate::engine::solver::grid::Grid;
 
     /// The stones of `grid` as [`renju::foul`] reads them.
     fn cells(grid: &Grid) -> Vec<Option<Player>> {

@@ -124,8 +124,8 @@ fn symmetries(rows: usize, cols: usize) -> Vec<Vec<u16>> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::Geometry;
     use super::*;
+    use crate::engine::game::Geometry;
 
     #[test]
     fn symmetries_are_permutations_that_keep_lines() {

@@ -154,8 +154,8 @@ impl Vcf {
 
 #[cfg(test)]
 mod tests {
-    use super::super::super::{Geometry, Player};
     use super::*;
+    use crate::engine::game::{Geometry, Player};
 
     fn board_of(rows: &[&str], k: u64) -> Board {
         let geometry = Geometry::new(rows.len() as u64, rows[0].len() as u64, k).unwrap();

@@ -2,7 +2,7 @@
 //! is worth by its stones, and the ordering bonuses for attacking and blocking windows and for
 //! the centre. The board ([`super::grid`]) keeps the sums they feed up to date.
 
-use super::super::Geometry;
+use crate::engine::game::Geometry;
 
 /// Static-evaluation units per ring a stone stands away from the edge: enough for an open board
 /// to prefer the centre (on 15 × 15 every cell four or more from the edge lies on 20 windows, so

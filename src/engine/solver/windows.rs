@@ -1,7 +1,7 @@
 //! The windows of a board: every run of `k` cells in a row, column or diagonal, and the windows
 //! through each cell. Fixed for a geometry.
 
-use super::super::Geometry;
+use crate::engine::game::Geometry;
 
 /// The windows of one geometry, as flat tables.
 pub struct Windows {
