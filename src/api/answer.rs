@@ -248,4 +248,79 @@ mod tests {
         drop(answered);
         assert_eq!(read(&value), 0.0, "uncounted after an answer");
     }
+
+    /// The gauge `minimax_searches_in_flight` as `/metrics` shows it.
+    fn searches_in_flight() -> f64 {
+        let text = crate::api::metrics::handle()
+            .expect("this process's recorder")
+            .render();
+        text.lines()
+            .find_map(|line| line.strip_prefix("minimax_searches_in_flight "))
+            .map_or(0.0, |value| value.trim().parse().expect("a number"))
+    }
+
+    /// Runs this test again alone in a new process, where no other test's search moves the
+    /// process-wide gauge; true in the parent, which has nothing more to do.
+    fn rerun_alone(test: &str) -> bool {
+        const ALONE: &str = "MINIMAX_MOVE_TEST_ALONE";
+        if std::env::var_os(ALONE).is_some() {
+            return false;
+        }
+        let output = std::process::Command::new(std::env::current_exe().expect("the test binary"))
+            .args([test, "--exact", "--test-threads=1"])
+            .env(ALONE, "1")
+            .output()
+            .expect("the test binary runs again");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success() && stdout.contains("test result: ok. 1 passed"),
+            "{test} alone: {}\n{stdout}\n{}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        );
+        true
+    }
+
+    /// A panic injected into a real search (its progress callback panics after the first
+    /// iteration, on the blocking pool, holding the only search slot): the request gets a 500,
+    /// and the slot and the gauge are released, so the next search answers.
+    #[test]
+    fn a_search_that_panics_answers_500_and_releases_its_slot_and_gauge() {
+        if rerun_alone(
+            "api::answer::tests::a_search_that_panics_answers_500_and_releases_its_slot_and_gauge",
+        ) {
+            return;
+        }
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        runtime.block_on(async {
+            let settings = crate::api::Settings {
+                max_searches: 1,
+                ..crate::api::Settings::default()
+            };
+            let state = crate::api::AppState::ready(settings);
+            crate::api::metrics::handle();
+            let request = || {
+                crate::api::wire::parse_body(
+                    br#"{"board": ".........................", "rows": 5, "cols": 5, "k": 4, "time_limit_ms": 300}"#,
+                )
+                .expect("a valid request")
+            };
+            for round in 0..3 {
+                let panics = crate::engine::Progress::new(|_| panic!("a fault injected in the search"));
+                let outcome = super::answer_watched(&state, request(), panics).await;
+                assert!(
+                    matches!(outcome, Err(crate::api::ApiError::Internal)),
+                    "round {round}: a 500, got {outcome:?}"
+                );
+                assert_eq!(state.searches_running(), 0, "round {round}: the slot is free");
+                assert_eq!(searches_in_flight(), 0.0, "round {round}: the gauge is back to 0");
+            }
+            let answer = super::answer_bounded(&state, request()).await;
+            assert!(answer.is_ok(), "the only slot serves the next search: {answer:?}");
+            assert_eq!(searches_in_flight(), 0.0);
+        });
+    }
 }
