@@ -5,6 +5,8 @@
 
 use std::time::{Duration, Instant};
 
+use tokio::sync::OwnedSemaphorePermit;
+
 use super::wire::{MoveResponse, ValidRequest};
 use super::{ApiError, AppState, Settings};
 use crate::engine::{Cancel, Progress, Scoring, SearchLimits, SuggestOptions, suggest};
@@ -27,9 +29,25 @@ pub(crate) async fn answer_watched(
     request: ValidRequest,
     progress: Progress,
 ) -> Result<Vec<u8>, ApiError> {
+    let slot = if request.position.geometry().is_tic_tac_toe() {
+        None
+    } else {
+        Some(reserve_slot(state).await?)
+    };
+    answer_in_slot(state, request, progress, slot).await
+}
+
+/// As [`answer_watched`], with the search slot already reserved (`None` for a 3 × 3 lookup,
+/// which needs none).
+pub(crate) async fn answer_in_slot(
+    state: &AppState,
+    request: ValidRequest,
+    progress: Progress,
+    slot: Option<Reserved>,
+) -> Result<Vec<u8>, ApiError> {
     let settings = state.settings();
     let time_limit = Duration::from_millis(time_limit_ms(&request, settings));
-    if request.position.geometry().is_tic_tac_toe() {
+    let Some(slot) = slot else {
         // A lookup takes well under a microsecond: the hop to the blocking pool would cost more
         // than the work (see the README's measurements).
         super::metrics::table_answers().increment(1);
@@ -40,14 +58,33 @@ pub(crate) async fn answer_watched(
             Cancel::default(),
         );
         return Ok(answer(&request, &options));
-    }
+    };
     let settings = settings.clone();
-    run_bounded(state, time_limit, move |deadline, cancel| {
+    run_reserved(state, slot, time_limit, move |deadline, cancel| {
         let mut options = options(&request, &settings, deadline, cancel);
         options.limits.progress = progress;
         answer(&request, &options)
     })
     .await
+}
+
+/// A search slot reserved for a search that has not started yet.
+#[derive(Debug)]
+pub(crate) struct Reserved(OwnedSemaphorePermit);
+
+/// Waits for a search slot: 503 `overloaded`, with the `Retry-After` of the first running search
+/// to end, when none frees up within the queue wait.
+pub(crate) async fn reserve_slot(state: &AppState) -> Result<Reserved, ApiError> {
+    let queue_wait = state.settings().queue_wait;
+    match tokio::time::timeout(queue_wait, state.searches().acquire_owned()).await {
+        Ok(Ok(permit)) => Ok(Reserved(permit)),
+        _ => {
+            metrics::counter!("minimax_shed_total").increment(1);
+            Err(ApiError::Overloaded {
+                retry_after: state.seconds_until_a_search_ends(),
+            })
+        }
+    }
 }
 
 /// Runs `work` on the bounded blocking pool: it waits for a search slot (503 when none frees up
@@ -59,15 +96,17 @@ pub(crate) async fn run_bounded<T: Send + 'static>(
     time_limit: Duration,
     work: impl FnOnce(Instant, Cancel) -> T + Send + 'static,
 ) -> Result<T, ApiError> {
-    let settings = state.settings();
-    let Ok(Ok(permit)) =
-        tokio::time::timeout(settings.queue_wait, state.searches().acquire_owned()).await
-    else {
-        metrics::counter!("minimax_shed_total").increment(1);
-        return Err(ApiError::Overloaded {
-            retry_after: state.seconds_until_a_search_ends(),
-        });
-    };
+    let slot = reserve_slot(state).await?;
+    run_reserved(state, slot, time_limit, work).await
+}
+
+/// As [`run_bounded`], in a slot already reserved.
+async fn run_reserved<T: Send + 'static>(
+    state: &AppState,
+    Reserved(permit): Reserved,
+    time_limit: Duration,
+    work: impl FnOnce(Instant, Cancel) -> T + Send + 'static,
+) -> Result<T, ApiError> {
     let deadline = Instant::now() + time_limit;
     let slot = state.occupy_search_slot(permit, deadline);
     let cancel = Cancel::new();

@@ -341,6 +341,9 @@ pub enum ApiError {
     Timeout,
     /// 503: the service is still starting or is shutting down.
     NotReady,
+    /// 503 (code `not_ready`): the server is shutting down and stopped a stream of events that
+    /// would have outlasted its drain.
+    ShuttingDown,
     /// 500: a bug. The body says nothing internal; the cause is logged where it happened.
     Internal,
 }
@@ -388,7 +391,7 @@ impl ApiError {
             Self::RateLimited { .. } => ProblemCode::RateLimited,
             Self::Overloaded { .. } => ProblemCode::Overloaded,
             Self::Timeout => ProblemCode::Timeout,
-            Self::NotReady => ProblemCode::NotReady,
+            Self::NotReady | Self::ShuttingDown => ProblemCode::NotReady,
             Self::Internal => ProblemCode::Internal,
         }
     }
@@ -466,6 +469,9 @@ impl ApiError {
             }
             Self::Timeout => "the request took longer than the server allows".to_owned(),
             Self::NotReady => "the service is starting or shutting down".to_owned(),
+            Self::ShuttingDown => "the server is shutting down and stopped this search before \
+                its end; send the request again and another replica will answer it"
+                .to_owned(),
             Self::Internal => "something went wrong on our side".to_owned(),
         };
         problem
@@ -506,7 +512,10 @@ impl IntoResponse for ApiError {
             Self::Overloaded { retry_after } | Self::RateLimited { retry_after } => {
                 Some(retry_after)
             }
-            Self::Timeout | Self::NotReady => Some(1),
+            // Only where a retry can succeed: a slot frees up, the rate refills, another
+            // replica answers. A request that ran out of time would run out again (a position
+            // too hard to solve in the time allowed stays so), so a timeout advises no retry.
+            Self::NotReady | Self::ShuttingDown => Some(1),
             _ => None,
         };
         if let Some(seconds) = retry_after {

@@ -18,6 +18,7 @@ mod protection;
 mod review;
 mod rules;
 mod socket;
+mod stream_connections;
 mod sweep;
 mod trust;
 #[path = "../common/words.rs"]
