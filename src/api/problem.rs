@@ -162,6 +162,8 @@ pub enum ProblemCode {
     UriTooLong,
     /// 431: the request line and headers are larger than the server accepts (before routing).
     HeadersTooLarge,
+    /// 403: a search started from a link by a `Host` not allowed, or by a page on another site.
+    Forbidden,
     /// 429: over the per-client rate limit.
     RateLimited,
     /// 503: every search slot is busy.
@@ -198,6 +200,7 @@ impl ProblemCode {
             Self::RequestTimeout => "request_timeout",
             Self::UriTooLong => "uri_too_long",
             Self::HeadersTooLarge => "headers_too_large",
+            Self::Forbidden => "forbidden",
             Self::RateLimited => "rate_limited",
             Self::Overloaded => "overloaded",
             Self::Timeout => "timeout",
@@ -229,6 +232,7 @@ impl ProblemCode {
             Self::RequestTimeout => "Request timeout",
             Self::UriTooLong => "URI too long",
             Self::HeadersTooLarge => "Request headers too large",
+            Self::Forbidden => "Forbidden",
             Self::RateLimited => "Too many requests",
             Self::Overloaded => "Overloaded",
             Self::Timeout => "Request timed out",
@@ -260,6 +264,7 @@ impl ProblemCode {
             Self::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             Self::UriTooLong => StatusCode::URI_TOO_LONG,
             Self::HeadersTooLarge => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            Self::Forbidden => StatusCode::FORBIDDEN,
             Self::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             Self::Overloaded | Self::Timeout | Self::NotReady => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,
@@ -327,6 +332,11 @@ pub enum ApiError {
     NotFound,
     /// 405: the route exists but not for this method.
     MethodNotAllowed,
+    /// 400: the `Host` header is not a host name with an optional port.
+    BadHost(String),
+    /// 403: a search started from a link by a `Host` outside the allow-list, or by a page on
+    /// another site that CORS does not allow.
+    Forbidden(String),
     /// 429: this client sent more requests than the per-client rate limit allows.
     RateLimited {
         /// Seconds to wait, sent as `Retry-After`.
@@ -388,6 +398,8 @@ impl ApiError {
             Self::Position(e) => ProblemCode::for_position(e),
             Self::NotFound => ProblemCode::NotFound,
             Self::MethodNotAllowed => ProblemCode::MethodNotAllowed,
+            Self::BadHost(_) => ProblemCode::BadRequest,
+            Self::Forbidden(_) => ProblemCode::Forbidden,
             Self::RateLimited { .. } => ProblemCode::RateLimited,
             Self::Overloaded { .. } => ProblemCode::Overloaded,
             Self::Timeout => ProblemCode::Timeout,
@@ -461,6 +473,10 @@ impl ApiError {
             }
             Self::NotFound => "there is no such resource; see /docs for the API".to_owned(),
             Self::MethodNotAllowed => "this resource does not support that method".to_owned(),
+            Self::BadHost(host) => {
+                format!("the Host header `{host}` is not a host name with an optional port number")
+            }
+            Self::Forbidden(why) => why.clone(),
             Self::RateLimited { retry_after } => {
                 format!("this client is over its request rate; retry after {retry_after} second(s)")
             }

@@ -15,6 +15,7 @@ mod page;
 mod pbrain;
 mod process;
 mod protection;
+mod repeated_fields;
 mod review;
 mod rules;
 mod socket;
