@@ -66,11 +66,13 @@ async fn serve(config: &Config) -> ExitCode {
         tracing::info!(warm_up_ms, "engine tables built; ready");
     });
     let draining = state.clone();
+    let options = config.serve_options();
     let shutdown = async move {
         signalled.await;
         draining.mark_draining();
+        draining.end_streams_by(options.streams_end_by(std::time::Instant::now()));
     };
-    match server::serve(listener, app(state), shutdown, config.serve_options()).await {
+    match server::serve(listener, app(state), shutdown, options).await {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             tracing::error!(%error, "server failed");

@@ -5,6 +5,8 @@
 
 use std::time::{Duration, Instant};
 
+use tokio::sync::OwnedSemaphorePermit;
+
 use super::wire::{MoveResponse, ValidRequest};
 use super::{ApiError, AppState, Settings};
 use crate::engine::{Cancel, Progress, Scoring, SearchLimits, SuggestOptions, suggest};
@@ -27,9 +29,25 @@ pub(crate) async fn answer_watched(
     request: ValidRequest,
     progress: Progress,
 ) -> Result<Vec<u8>, ApiError> {
+    let slot = if request.position.geometry().is_tic_tac_toe() {
+        None
+    } else {
+        Some(reserve_slot(state).await?)
+    };
+    answer_in_slot(state, request, progress, slot).await
+}
+
+/// As [`answer_watched`], with the search slot already reserved (`None` for a 3 × 3 lookup,
+/// which needs none).
+pub(crate) async fn answer_in_slot(
+    state: &AppState,
+    request: ValidRequest,
+    progress: Progress,
+    slot: Option<Reserved>,
+) -> Result<Vec<u8>, ApiError> {
     let settings = state.settings();
     let time_limit = Duration::from_millis(time_limit_ms(&request, settings));
-    if request.position.geometry().is_tic_tac_toe() {
+    let Some(slot) = slot else {
         // A lookup takes well under a microsecond: the hop to the blocking pool would cost more
         // than the work (see the README's measurements).
         super::metrics::table_answers().increment(1);
@@ -40,14 +58,33 @@ pub(crate) async fn answer_watched(
             Cancel::default(),
         );
         return Ok(answer(&request, &options));
-    }
+    };
     let settings = settings.clone();
-    run_bounded(state, time_limit, move |deadline, cancel| {
+    run_reserved(state, slot, time_limit, move |deadline, cancel| {
         let mut options = options(&request, &settings, deadline, cancel);
         options.limits.progress = progress;
         answer(&request, &options)
     })
     .await
+}
+
+/// A search slot reserved for a search that has not started yet.
+#[derive(Debug)]
+pub(crate) struct Reserved(OwnedSemaphorePermit);
+
+/// Waits for a search slot: 503 `overloaded`, with the `Retry-After` of the first running search
+/// to end, when none frees up within the queue wait.
+pub(crate) async fn reserve_slot(state: &AppState) -> Result<Reserved, ApiError> {
+    let queue_wait = state.settings().queue_wait;
+    match tokio::time::timeout(queue_wait, state.searches().acquire_owned()).await {
+        Ok(Ok(permit)) => Ok(Reserved(permit)),
+        _ => {
+            metrics::counter!("minimax_shed_total").increment(1);
+            Err(ApiError::Overloaded {
+                retry_after: state.seconds_until_a_search_ends(),
+            })
+        }
+    }
 }
 
 /// Runs `work` on the bounded blocking pool: it waits for a search slot (503 when none frees up
@@ -59,15 +96,17 @@ pub(crate) async fn run_bounded<T: Send + 'static>(
     time_limit: Duration,
     work: impl FnOnce(Instant, Cancel) -> T + Send + 'static,
 ) -> Result<T, ApiError> {
-    let settings = state.settings();
-    let Ok(Ok(permit)) =
-        tokio::time::timeout(settings.queue_wait, state.searches().acquire_owned()).await
-    else {
-        metrics::counter!("minimax_shed_total").increment(1);
-        return Err(ApiError::Overloaded {
-            retry_after: state.seconds_until_a_search_ends(),
-        });
-    };
+    let slot = reserve_slot(state).await?;
+    run_reserved(state, slot, time_limit, work).await
+}
+
+/// As [`run_bounded`], in a slot already reserved.
+async fn run_reserved<T: Send + 'static>(
+    state: &AppState,
+    Reserved(permit): Reserved,
+    time_limit: Duration,
+    work: impl FnOnce(Instant, Cancel) -> T + Send + 'static,
+) -> Result<T, ApiError> {
     let deadline = Instant::now() + time_limit;
     let slot = state.occupy_search_slot(permit, deadline);
     let cancel = Cancel::new();
@@ -247,5 +286,80 @@ mod tests {
         assert_eq!(read(&value), 1.0);
         drop(answered);
         assert_eq!(read(&value), 0.0, "uncounted after an answer");
+    }
+
+    /// The gauge `minimax_searches_in_flight` as `/metrics` shows it.
+    fn searches_in_flight() -> f64 {
+        let text = crate::api::metrics::handle()
+            .expect("this process's recorder")
+            .render();
+        text.lines()
+            .find_map(|line| line.strip_prefix("minimax_searches_in_flight "))
+            .map_or(0.0, |value| value.trim().parse().expect("a number"))
+    }
+
+    /// Runs this test again alone in a new process, where no other test's search moves the
+    /// process-wide gauge; true in the parent, which has nothing more to do.
+    fn rerun_alone(test: &str) -> bool {
+        const ALONE: &str = "MINIMAX_MOVE_TEST_ALONE";
+        if std::env::var_os(ALONE).is_some() {
+            return false;
+        }
+        let output = std::process::Command::new(std::env::current_exe().expect("the test binary"))
+            .args([test, "--exact", "--test-threads=1"])
+            .env(ALONE, "1")
+            .output()
+            .expect("the test binary runs again");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(
+            output.status.success() && stdout.contains("test result: ok. 1 passed"),
+            "{test} alone: {}\n{stdout}\n{}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        );
+        true
+    }
+
+    /// A panic injected into a real search (its progress callback panics after the first
+    /// iteration, on the blocking pool, holding the only search slot): the request gets a 500,
+    /// and the slot and the gauge are released, so the next search answers.
+    #[test]
+    fn a_search_that_panics_answers_500_and_releases_its_slot_and_gauge() {
+        if rerun_alone(
+            "api::answer::tests::a_search_that_panics_answers_500_and_releases_its_slot_and_gauge",
+        ) {
+            return;
+        }
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        runtime.block_on(async {
+            let settings = crate::api::Settings {
+                max_searches: 1,
+                ..crate::api::Settings::default()
+            };
+            let state = crate::api::AppState::ready(settings);
+            crate::api::metrics::handle();
+            let request = || {
+                crate::api::wire::parse_body(
+                    br#"{"board": ".........................", "rows": 5, "cols": 5, "k": 4, "time_limit_ms": 300}"#,
+                )
+                .expect("a valid request")
+            };
+            for round in 0..3 {
+                let panics = crate::engine::Progress::new(|_| panic!("a fault injected in the search"));
+                let outcome = super::answer_watched(&state, request(), panics).await;
+                assert!(
+                    matches!(outcome, Err(crate::api::ApiError::Internal)),
+                    "round {round}: a 500, got {outcome:?}"
+                );
+                assert_eq!(state.searches_running(), 0, "round {round}: the slot is free");
+                assert_eq!(searches_in_flight(), 0.0, "round {round}: the gauge is back to 0");
+            }
+            let answer = super::answer_bounded(&state, request()).await;
+            assert!(answer.is_ok(), "the only slot serves the next search: {answer:?}");
+            assert_eq!(searches_in_flight(), 0.0);
+        });
     }
 }

@@ -11,7 +11,9 @@ use super::{ApiError, AppState};
 ///
 /// Rejections, as problem documents: 415 for another content type or a content coding other
 /// than `identity`; 413 when the declared `Content-Length` is over the limit (refused before any
-/// of the body is read) or the body turns out to be; 400 when the body cannot be read.
+/// of the body is read) or the body turns out to be; 400 when the body cannot be read; 422
+/// `invalid_request` naming the field when well-formed JSON repeats a key in an object (parsers
+/// disagree on which copy wins). Malformed JSON passes, for the handler's parser to report.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct JsonBody(pub Bytes);
 
@@ -57,6 +59,7 @@ impl FromRequest<AppState> for JsonBody {
                     ApiError::MalformedJson(rejection.body_text())
                 }
             })?;
+        super::wire::refuse_repeated_keys(&body)?;
         Ok(Self(body))
     }
 }

@@ -48,6 +48,105 @@ async fn request_timeout(
     }
 }
 
+/// The routes that start a search from a plain link (`GET`, and `HEAD`), which a browser sends
+/// for any page without asking (no CORS preflight).
+const SEARCH_LINKS: [&str; 2] = ["/v1/move", "/v1/connect4/solve"];
+
+/// What the `Host` guard needs: the allowed hosts and origins.
+#[derive(Clone)]
+struct HostGuard {
+    hosts: std::sync::Arc<[String]>,
+    any_origin: bool,
+    origins: std::sync::Arc<[HeaderValue]>,
+}
+
+/// A `Host` header split into its name and its port, or `None` when it is not one: a name (or a
+/// bracketed IPv6 address) and an optional port of digits.
+fn split_host(host: &str) -> Option<(&str, Option<u16>)> {
+    let (name, port) = if let Some(rest) = host.strip_prefix('[') {
+        let end = rest.find(']')?;
+        let after = &rest[end + 1..];
+        let port = if after.is_empty() {
+            None
+        } else {
+            Some(after.strip_prefix(':')?)
+        };
+        (&host[..end + 2], port)
+    } else {
+        match host.split_once(':') {
+            Some((name, port)) => (name, Some(port)),
+            None => (host, None),
+        }
+    };
+    let valid_name = !name.is_empty()
+        && (name.starts_with('[')
+            || name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'.' || b == b'-' || b == b'_'));
+    let port = match port {
+        None => None,
+        Some(digits) if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
+            Some(digits.parse::<u16>().ok()?)
+        }
+        Some(_) => return None,
+    };
+    valid_name.then_some((name, port))
+}
+
+/// Refuses a malformed `Host` on every route (400 `bad_request`), and guards the routes that
+/// search from a link: a `Host` outside `MCP_ALLOWED_HOSTS` (DNS rebinding) or a browser's
+/// cross-site request from an origin CORS does not allow is a 403 `forbidden`, before any search.
+async fn host_guard(
+    axum::extract::State(guard): axum::extract::State<HostGuard>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .map(|h| h.to_str().ok().and_then(split_host));
+    if let Some(None) = host {
+        let raw = request
+            .headers()
+            .get(header::HOST)
+            .map(|h| String::from_utf8_lossy(h.as_bytes()).into_owned());
+        return ApiError::BadHost(raw.unwrap_or_default()).into_response();
+    }
+    let searches = matches!(*request.method(), Method::GET | Method::HEAD)
+        && SEARCH_LINKS.contains(&request.uri().path());
+    if !searches {
+        return next.run(request).await;
+    }
+    if let Some(Some((name, port))) = host
+        && !guard.hosts.iter().any(|allowed| {
+            allowed == "*"
+                || allowed.eq_ignore_ascii_case(name)
+                || port.is_some_and(|port| allowed.eq_ignore_ascii_case(&format!("{name}:{port}")))
+        })
+    {
+        return ApiError::Forbidden(format!(
+            "the Host `{name}` is not one this server answers searches for; see MCP_ALLOWED_HOSTS"
+        ))
+        .into_response();
+    }
+    let cross_site = request
+        .headers()
+        .get("sec-fetch-site")
+        .is_some_and(|site| site == "cross-site" || site == "same-site");
+    let origin_allowed = guard.any_origin
+        || request.headers().get(header::ORIGIN).is_some_and(|origin| {
+            if guard.origins.is_empty() {
+                is_loopback_origin(origin)
+            } else {
+                guard.origins.contains(origin)
+            }
+        });
+    if cross_site && !origin_allowed {
+        return ApiError::Forbidden("a page on another site may not start a search with a link; call the API from an origin CORS_ORIGINS allows".to_owned()).into_response();
+    }
+    next.run(request).await
+}
+
 /// Whether an `Origin` is a page served from this machine: `localhost`, `127.0.0.1` or `[::1]`,
 /// any scheme and port.
 fn is_loopback_origin(origin: &HeaderValue) -> bool {
@@ -120,7 +219,17 @@ pub fn stack(router: Router, settings: &Settings) -> Router {
         })
         .on_request(())
         .on_response(DefaultOnResponse::new().level(Level::DEBUG));
+    let guard = HostGuard {
+        hosts: settings.mcp_allowed_hosts.clone().into(),
+        any_origin: settings.cors_origins.iter().any(|o| o == "*"),
+        origins: settings
+            .cors_origins
+            .iter()
+            .filter_map(|o| HeaderValue::from_str(o).ok())
+            .collect(),
+    };
     router
+        .layer(from_fn_with_state(guard, host_guard))
         .layer(axum::middleware::from_fn(method_not_allowed))
         .layer(from_fn_with_state(
             settings.request_timeout,

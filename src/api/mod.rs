@@ -98,6 +98,8 @@ struct Inner {
     /// The deadlines of the searches holding a slot.
     search_deadlines: Mutex<Vec<Instant>>,
     ready: AtomicBool,
+    /// When streams of events must have ended: set when the server begins to drain.
+    streams_end_by: tokio::sync::watch::Sender<Option<Instant>>,
 }
 
 /// A search slot in use: gives the slot back, and forgets the search's deadline, when dropped.
@@ -129,6 +131,7 @@ impl AppState {
                 searches,
                 search_deadlines: Mutex::new(Vec::new()),
                 ready: AtomicBool::new(false),
+                streams_end_by: tokio::sync::watch::Sender::new(None),
             }),
         }
     }
@@ -163,6 +166,19 @@ impl AppState {
     /// Marks the service draining: `/readyz` answers 503 so load balancers stop sending.
     pub fn mark_draining(&self) {
         self.inner.ready.store(false, Ordering::Release);
+    }
+
+    /// Asks every stream of events (`POST /v1/move/stream`) still searching at `deadline` to
+    /// stop there and end with an `error` event saying that the server is shutting down, with
+    /// `retry:` advice, rather than be cut off. The binary calls it on SIGTERM with the end of
+    /// its drain, less the time to write that event.
+    pub fn end_streams_by(&self, deadline: Instant) {
+        self.inner.streams_end_by.send_replace(Some(deadline));
+    }
+
+    /// When streams of events must have ended, once the server drains.
+    pub(crate) fn streams_end_by(&self) -> tokio::sync::watch::Receiver<Option<Instant>> {
+        self.inner.streams_end_by.subscribe()
     }
 
     /// Whether `/readyz` answers 200.

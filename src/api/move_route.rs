@@ -17,7 +17,9 @@ use super::{ApiError, AppState};
 use crate::engine::{Difficulty, Player, Rule, Scoring, TieBreak};
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(post_move, get_move))
+    OpenApiRouter::new()
+        .routes(routes!(post_move, get_move))
+        .routes(routes!(post_move_stream))
 }
 
 /// Best move for a position.
@@ -45,18 +47,14 @@ pub fn router() -> OpenApiRouter<AppState> {
                 value = json!({"board": ".".repeat(225), "rows": 15, "cols": 15, "k": 5, "rule": "renju", "time_limit_ms": 500}))),
         )),
     responses(
-        (status = 200, description = "The best move (or the move chosen at the requested difficulty). With `Accept: text/event-stream` the answer is a stream of server-sent events instead: a `progress` event after each completed iteration of the search (none on 3 × 3, a table lookup), whose data is a JSON object: `depth`, `nodes`, `index` (the best move so far, with its `coordinate` on gomoku boards: k = 5, or 100 cells or more), `score`, `outcome`, `plies` and `exact` (as in the answer), `pv` (the line from `index`) and `elapsed_ms`, then one `result` event whose data is the JSON of the plain answer, or one `error` event whose data is a problem document (a request that is invalid gets the plain problem response instead of a stream). A client that closes the stream stops the search.",
-            content(
-                (MoveResponse = "application/json"),
-                (String = "text/event-stream", example = json!("event: progress\ndata: {\"depth\":1,\"nodes\":225,\"index\":112,\"score\":0.01,\"outcome\":\"unknown\",\"plies\":null,\"exact\":false,\"pv\":[112],\"elapsed_ms\":3}\n\nevent: result\ndata: {\"index\":112,...}\n\n")),
-            )),
+        (status = 200, description = "The best move (or the move chosen at the requested difficulty). A request whose `Accept` prefers `text/event-stream` gets the stream of `POST /v1/move/stream` instead.", body = MoveResponse),
         (status = 400, description = "Malformed JSON", body = super::Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body over the limit", body = super::Problem, content_type = "application/problem+json"),
         (status = 415, description = "Body not sent as uncompressed application/json", body = super::Problem, content_type = "application/problem+json"),
         (status = 422, description = "Invalid request or board, a geometry or rule that is not supported (invalid_geometry, naming `/rule` for a rule other than freestyle off a gomoku board), impossible position, wrong side to move, or a finished game (code game_over, with winner and line)", body = super::Problem, content_type = "application/problem+json"),
         (status = 429, description = "Over the per-client rate limit (only when RATE_LIMIT_PER_SECOND is set)", body = super::Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u32, description = "Seconds to wait"))),
-        (status = 503, description = "Overloaded or timed out; retry later", body = super::Problem, content_type = "application/problem+json",
+        (status = 503, description = "Overloaded (with Retry-After: every search slot busy), or timed out (no Retry-After: the same request would run out of time again)", body = super::Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u32, description = "Seconds to wait"))),
     ))]
 async fn post_move(
@@ -66,9 +64,45 @@ async fn post_move(
 ) -> Result<Response, ApiError> {
     let request = parse_body(&body)?;
     if super::move_stream::wants_events(&headers) {
-        return Ok(super::move_stream::stream(state, request));
+        return super::move_stream::stream(state, request).await;
     }
     respond(&state, request).await
+}
+
+/// Best move for a position, as a live search: server-sent events.
+///
+/// The same request as `POST /v1/move`; the answer is a stream of server-sent events: a
+/// `progress` event after each completed iteration of the search (none on 3 × 3, a table
+/// lookup), then one `result` event whose data is the JSON of the plain answer, or one `error`
+/// event whose data is a problem document. A request that is invalid, or that finds every search
+/// slot busy, gets the plain problem response instead of a stream. A client that closes the
+/// stream stops the search. `POST /v1/move` with `Accept: text/event-stream` answers the same.
+#[utoipa::path(post, path = "/v1/move/stream", tag = "moves",
+    request_body(content = super::wire::MoveBody, content_type = "application/json",
+        examples(
+            ("15x15" = (summary = "A 15 × 15 gomoku search, half a second",
+                value = json!({"board": ".".repeat(225), "rows": 15, "cols": 15, "k": 5, "time_limit_ms": 500}))),
+        )),
+    responses(
+        (status = 200, description = "Server-sent events: `progress` events, whose data is a JSON object: `depth`, `nodes`, `index` (the best move so far, with its `coordinate` on gomoku boards: k = 5, or 100 cells or more), `score`, `outcome`, `plies` and `exact` (as in the answer), `pv` (the line from `index`) and `elapsed_ms`; then one `result` event (the plain answer's JSON) or one `error` event (a problem document; `not_ready` with `retry:` advice when the server shuts down before the search ends). Sent with `Cache-Control: no-store`.",
+            content(
+                (String = "text/event-stream", example = json!("event: progress\ndata: {\"depth\":1,\"nodes\":225,\"index\":112,\"score\":0.01,\"outcome\":\"unknown\",\"plies\":null,\"exact\":false,\"pv\":[112],\"elapsed_ms\":3}\n\nevent: result\ndata: {\"index\":112,...}\n\n")),
+            )),
+        (status = 400, description = "Malformed JSON", body = super::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body over the limit", body = super::Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Body not sent as uncompressed application/json", body = super::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid request or board, as for `POST /v1/move`", body = super::Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Over the per-client rate limit (only when RATE_LIMIT_PER_SECOND is set)", body = super::Problem, content_type = "application/problem+json",
+         headers(("Retry-After" = u32, description = "Seconds to wait"))),
+        (status = 503, description = "Every search slot busy (overloaded, with Retry-After), or starting or shutting down", body = super::Problem, content_type = "application/problem+json",
+         headers(("Retry-After" = u32, description = "Seconds to wait"))),
+    ))]
+async fn post_move_stream(
+    State(state): State<AppState>,
+    JsonBody(body): JsonBody,
+) -> Result<Response, ApiError> {
+    let request = parse_body(&body)?;
+    super::move_stream::stream(state, request).await
 }
 
 /// Query parameters of `GET /v1/move`: the same options as the POST body.
@@ -127,7 +161,7 @@ struct MoveQuery {
         (status = 422, description = "Invalid query, board or position, or a finished game", body = super::Problem, content_type = "application/problem+json"),
         (status = 429, description = "Over the per-client rate limit (only when RATE_LIMIT_PER_SECOND is set)", body = super::Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u32, description = "Seconds to wait"))),
-        (status = 503, description = "Overloaded or timed out; retry later", body = super::Problem, content_type = "application/problem+json",
+        (status = 503, description = "Overloaded (with Retry-After: every search slot busy), or timed out (no Retry-After: the same request would run out of time again)", body = super::Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u32, description = "Seconds to wait"))),
     ))]
 async fn get_move(

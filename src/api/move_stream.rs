@@ -9,16 +9,16 @@
 use std::convert::Infallible;
 use std::pin::Pin;
 use std::task::{Context, Poll};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 use tokio::task::AbortHandle;
 
-use super::answer::answer_watched;
+use super::answer::{answer_in_slot, reserve_slot};
 use super::wire::ValidRequest;
 use super::{ApiError, AppState};
 use crate::engine::{Iteration, MoveScore, OutcomeOrUnknown, Progress, Value as MoveValue};
@@ -63,9 +63,10 @@ pub(crate) fn wants_events(headers: &HeaderMap) -> bool {
         let mut parts = range.split(';').map(str::trim);
         let media = parts.next().unwrap_or_default();
         let quality = parts
-            .filter_map(|p| p.strip_prefix("q="))
-            .find_map(|q| q.parse::<f32>().ok())
-            .unwrap_or(1.0);
+            .filter_map(|p| p.split_once('='))
+            .find(|(name, _)| name.trim().eq_ignore_ascii_case("q"))
+            // A weight that does not parse counts as 0: not a request for a stream.
+            .map_or(1.0, |(_, q)| q.trim().parse::<f32>().unwrap_or(0.0));
         if media.eq_ignore_ascii_case("text/event-stream") {
             events = Some(quality);
         } else if media.eq_ignore_ascii_case("application/json") {
@@ -76,15 +77,34 @@ pub(crate) fn wants_events(headers: &HeaderMap) -> bool {
 }
 
 /// The event stream of a search for `request`.
-pub(crate) fn stream(state: AppState, request: ValidRequest) -> Response {
+///
+/// The search slot is reserved first, so a stream that cannot get one is refused as any search
+/// is, with a plain 503 `overloaded` and its `Retry-After`, before any event. While the server
+/// drains, a stream runs to its result when it can; one still searching at the end of the drain
+/// ([`AppState::end_streams_by`]) is stopped and ends with an `error` event saying the server is
+/// shutting down, with `retry:` advice.
+///
+/// # Errors
+/// 503 `overloaded` when no search slot frees up within the queue wait.
+pub(crate) async fn stream(state: AppState, request: ValidRequest) -> Result<Response, ApiError> {
+    let slot = if request.position.geometry().is_tic_tac_toe() {
+        None
+    } else {
+        Some(reserve_slot(&state).await?)
+    };
     let (sender, receiver) = mpsc::unbounded_channel();
     let progress = progress_reporter(&request, sender.clone());
+    let end_by = state.streams_end_by();
     let task = tokio::spawn(async move {
-        let event = match answer_watched(&state, request, progress).await {
-            Ok(body) => Event::default()
-                .event("result")
-                .data(String::from_utf8_lossy(&body)),
-            Err(error) => error_event(&error),
+        let event = tokio::select! {
+            outcome = answer_in_slot(&state, request, progress, slot) => match outcome {
+                Ok(body) => Event::default()
+                    .event("result")
+                    .data(String::from_utf8_lossy(&body)),
+                Err(error) => error_event(&error),
+            },
+            () = shutdown_deadline(end_by) => error_event(&ApiError::ShuttingDown)
+                .retry(RETRY_AFTER_SHUTDOWN),
         };
         let _ = sender.send(event);
     });
@@ -92,15 +112,33 @@ pub(crate) fn stream(state: AppState, request: ValidRequest) -> Response {
         receiver,
         _search: AbortOnDrop(task.abort_handle()),
     };
+    let mut response = Sse::new(events).into_response();
+    let headers = response.headers_mut();
+    // An answer to one position at one moment: never stored (axum's default is `no-cache`).
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
     // Proxies that buffer answers (nginx) would hold the events back until the end.
-    (
-        [(
-            header::HeaderName::from_static("x-accel-buffering"),
-            HeaderValue::from_static("no"),
-        )],
-        Sse::new(events),
-    )
-        .into_response()
+    headers.insert(
+        header::HeaderName::from_static("x-accel-buffering"),
+        HeaderValue::from_static("no"),
+    );
+    Ok(response)
+}
+
+/// The `retry:` advice of a stream stopped by a shutdown: another replica can answer at once.
+const RETRY_AFTER_SHUTDOWN: Duration = Duration::from_secs(1);
+
+/// Completes at the instant by which streams must end, once the server drains; never before.
+async fn shutdown_deadline(mut end_by: watch::Receiver<Option<Instant>>) {
+    loop {
+        let deadline = *end_by.borrow_and_update();
+        if let Some(deadline) = deadline {
+            tokio::time::sleep_until(deadline.into()).await;
+            return;
+        }
+        if end_by.changed().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    }
 }
 
 /// The `error` event carrying `error`'s problem document.
@@ -177,6 +215,9 @@ mod tests {
             ("application/json;q=0.5, text/event-stream", true),
             ("application/json, text/event-stream;q=0.5", false),
             ("text/event-stream;q=0", false),
+            ("text/event-stream; Q=0", false),
+            ("text/event-stream;q = 0.000", false),
+            ("text/event-stream;q=zero", false),
             ("application/json", false),
             ("*/*", false),
         ] {

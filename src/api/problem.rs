@@ -162,6 +162,8 @@ pub enum ProblemCode {
     UriTooLong,
     /// 431: the request line and headers are larger than the server accepts (before routing).
     HeadersTooLarge,
+    /// 403: a search started from a link by a `Host` not allowed, or by a page on another site.
+    Forbidden,
     /// 429: over the per-client rate limit.
     RateLimited,
     /// 503: every search slot is busy.
@@ -198,6 +200,7 @@ impl ProblemCode {
             Self::RequestTimeout => "request_timeout",
             Self::UriTooLong => "uri_too_long",
             Self::HeadersTooLarge => "headers_too_large",
+            Self::Forbidden => "forbidden",
             Self::RateLimited => "rate_limited",
             Self::Overloaded => "overloaded",
             Self::Timeout => "timeout",
@@ -229,6 +232,7 @@ impl ProblemCode {
             Self::RequestTimeout => "Request timeout",
             Self::UriTooLong => "URI too long",
             Self::HeadersTooLarge => "Request headers too large",
+            Self::Forbidden => "Forbidden",
             Self::RateLimited => "Too many requests",
             Self::Overloaded => "Overloaded",
             Self::Timeout => "Request timed out",
@@ -260,6 +264,7 @@ impl ProblemCode {
             Self::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
             Self::UriTooLong => StatusCode::URI_TOO_LONG,
             Self::HeadersTooLarge => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            Self::Forbidden => StatusCode::FORBIDDEN,
             Self::RateLimited => StatusCode::TOO_MANY_REQUESTS,
             Self::Overloaded | Self::Timeout | Self::NotReady => StatusCode::SERVICE_UNAVAILABLE,
             Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,
@@ -327,6 +332,11 @@ pub enum ApiError {
     NotFound,
     /// 405: the route exists but not for this method.
     MethodNotAllowed,
+    /// 400: the `Host` header is not a host name with an optional port.
+    BadHost(String),
+    /// 403: a search started from a link by a `Host` outside the allow-list, or by a page on
+    /// another site that CORS does not allow.
+    Forbidden(String),
     /// 429: this client sent more requests than the per-client rate limit allows.
     RateLimited {
         /// Seconds to wait, sent as `Retry-After`.
@@ -341,6 +351,9 @@ pub enum ApiError {
     Timeout,
     /// 503: the service is still starting or is shutting down.
     NotReady,
+    /// 503 (code `not_ready`): the server is shutting down and stopped a stream of events that
+    /// would have outlasted its drain.
+    ShuttingDown,
     /// 500: a bug. The body says nothing internal; the cause is logged where it happened.
     Internal,
 }
@@ -400,10 +413,12 @@ impl ApiError {
             Self::Position(e) => ProblemCode::for_position(e),
             Self::NotFound => ProblemCode::NotFound,
             Self::MethodNotAllowed => ProblemCode::MethodNotAllowed,
+            Self::BadHost(_) => ProblemCode::BadRequest,
+            Self::Forbidden(_) => ProblemCode::Forbidden,
             Self::RateLimited { .. } => ProblemCode::RateLimited,
             Self::Overloaded { .. } => ProblemCode::Overloaded,
             Self::Timeout => ProblemCode::Timeout,
-            Self::NotReady => ProblemCode::NotReady,
+            Self::NotReady | Self::ShuttingDown => ProblemCode::NotReady,
             Self::Internal => ProblemCode::Internal,
         }
     }
@@ -473,6 +488,10 @@ impl ApiError {
             }
             Self::NotFound => "there is no such resource; see /docs for the API".to_owned(),
             Self::MethodNotAllowed => "this resource does not support that method".to_owned(),
+            Self::BadHost(host) => {
+                format!("the Host header `{host}` is not a host name with an optional port number")
+            }
+            Self::Forbidden(why) => why.clone(),
             Self::RateLimited { retry_after } => {
                 format!("this client is over its request rate; retry after {retry_after} second(s)")
             }
@@ -481,6 +500,9 @@ impl ApiError {
             }
             Self::Timeout => "the request took longer than the server allows".to_owned(),
             Self::NotReady => "the service is starting or shutting down".to_owned(),
+            Self::ShuttingDown => "the server is shutting down and stopped this search before \
+                its end; send the request again and another replica will answer it"
+                .to_owned(),
             Self::Internal => "something went wrong on our side".to_owned(),
         };
         problem
@@ -521,7 +543,10 @@ impl IntoResponse for ApiError {
             Self::Overloaded { retry_after } | Self::RateLimited { retry_after } => {
                 Some(retry_after)
             }
-            Self::Timeout | Self::NotReady => Some(1),
+            // Only where a retry can succeed: a slot frees up, the rate refills, another
+            // replica answers. A request that ran out of time would run out again (a position
+            // too hard to solve in the time allowed stays so), so a timeout advises no retry.
+            Self::NotReady | Self::ShuttingDown => Some(1),
             _ => None,
         };
         if let Some(seconds) = retry_after {

@@ -5,8 +5,9 @@
 //! - **new**: accepted, not a byte received yet: closed silently after `first_byte_timeout`;
 //! - **reading a head** (HTTP/1): bytes of a request have arrived, its head is not complete: closed
 //!   with a `408` problem after `header_read_timeout` from the first of those bytes;
-//! - **busy**: a request is being answered, or its answer cannot be written yet because the client
-//!   does not read; no limit here (the request timeout bounds the handler);
+//! - **busy**: a request is being answered (until the last byte of its body, so a stream of
+//!   server-sent events is busy as long as it runs), or its answer cannot be written yet because
+//!   the client does not read; no limit here (the request timeout bounds the handler);
 //! - **idle**: between requests (HTTP/1 keep-alive, or HTTP/2 with no stream open): closed after
 //!   `keep_alive_timeout` (an HTTP/2 connection gets a GOAWAY first).
 //!
@@ -281,8 +282,8 @@ impl Drop for InFlight {
 }
 
 /// The hyper service of one connection: the router, with the peer's address on each request, the
-/// request counted as in flight until its answer is ready (or the client goes away and hyper drops
-/// it), and `Connection: close` on HTTP/1 answers once the server drains.
+/// request counted as in flight until its answer's body is sent (or the client goes away and hyper
+/// drops it), and `Connection: close` on HTTP/1 answers once the server drains.
 #[derive(Clone)]
 pub(super) struct ConnectionService {
     pub app: Router,
@@ -320,9 +321,46 @@ impl hyper::service::Service<Request<Incoming>> for ConnectionService {
                     .headers_mut()
                     .insert(header::CONNECTION, HeaderValue::from_static("close"));
             }
-            drop(in_flight);
-            Ok(response)
+            // Busy until the body is sent: a stream of events whose head is out is still a
+            // request being answered, never an idle connection to reap, evict or drain.
+            Ok(response.map(|body| {
+                axum::body::Body::new(AnswerBody {
+                    body,
+                    in_flight: Some(in_flight),
+                })
+            }))
         })
+    }
+}
+
+/// A response body that keeps its request counted in flight until its last frame is out (or
+/// hyper drops it, when the client goes away).
+struct AnswerBody {
+    body: axum::body::Body,
+    in_flight: Option<InFlight>,
+}
+
+impl hyper::body::Body for AnswerBody {
+    type Data = axum::body::Bytes;
+    type Error = axum::Error;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<hyper::body::Frame<Self::Data>, Self::Error>>> {
+        let frame = hyper::body::Body::poll_frame(Pin::new(&mut self.body), cx);
+        if matches!(frame, std::task::Poll::Ready(None | Some(Err(_)))) {
+            self.in_flight = None;
+        }
+        frame
+    }
+
+    fn is_end_stream(&self) -> bool {
+        hyper::body::Body::is_end_stream(&self.body)
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        hyper::body::Body::size_hint(&self.body)
     }
 }
 

@@ -97,6 +97,21 @@ impl Default for ServeOptions {
     }
 }
 
+impl ServeOptions {
+    /// For a shutdown that began at `began`: when streams of events still searching must stop,
+    /// so that the `error` event that ends each one is written before the grace period ends
+    /// (the grace period's last second, or its second half when it is shorter than 2 s, is left
+    /// for that).
+    #[must_use]
+    pub fn streams_end_by(&self, began: std::time::Instant) -> std::time::Instant {
+        let wrap_up = STREAM_WRAP_UP.min(self.shutdown_grace / 2);
+        began + self.shutdown_delay + self.shutdown_grace - wrap_up
+    }
+}
+
+/// The end of the grace period kept for stopped streams to write their last event.
+const STREAM_WRAP_UP: Duration = Duration::from_secs(1);
+
 /// The default connection cap: 1,024, or the process's open-file limit less 64 descriptors when
 /// that is lower, so that the cap is reached before `accept` runs out of descriptors.
 #[must_use]

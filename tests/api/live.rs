@@ -213,7 +213,7 @@ async fn the_small_board_solver_streams_its_iterations_too() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_stream_that_finds_every_slot_busy_ends_with_an_error_event() {
+async fn a_stream_that_finds_every_slot_busy_is_a_503_with_retry_after() {
     use crate::helpers::TestApp;
     use axum::body::Body;
     use axum::http::Request;
@@ -225,8 +225,8 @@ async fn a_stream_that_finds_every_slot_busy_ends_with_an_error_event() {
     };
     let state = AppState::ready(settings);
     let app = TestApp::with_state(state.clone());
-    let request = |body: String, accept: &str| {
-        Request::post("/v1/move")
+    let request = |uri: &str, body: String, accept: &str| {
+        Request::post(uri)
             .header("content-type", "application/json")
             .header("accept", accept)
             .body(Body::from(body))
@@ -238,15 +238,65 @@ async fn a_stream_that_finds_every_slot_busy_ends_with_an_error_event() {
     let busy = {
         let app = app.clone();
         let long = long.clone();
-        tokio::spawn(async move { app.send(request(long, "application/json")).await })
+        tokio::spawn(async move {
+            app.send(request("/v1/move", long, "application/json"))
+                .await
+        })
     };
     wait_for_searches(&state, 1, Duration::from_secs(5), "the first search starts").await;
-    let streamed = app.send(request(long, "text/event-stream")).await;
-    assert_eq!(streamed.status, 200);
-    let events = events(&streamed.text());
-    assert_eq!(events.len(), 1, "{events:?}");
-    assert_eq!(events[0].0, "error");
-    let problem: Value = serde_json::from_str(&events[0].1).unwrap();
-    assert_eq!(problem["code"], "overloaded", "{problem}");
+    for (uri, accept) in [
+        ("/v1/move", "text/event-stream"),
+        ("/v1/move/stream", "text/event-stream"),
+    ] {
+        let shed = app.send(request(uri, long.clone(), accept)).await;
+        let problem = shed.problem(
+            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            "overloaded",
+            uri,
+        );
+        let retry_after: u32 = shed
+            .header("retry-after")
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("{uri}: a Retry-After in whole seconds, {problem}"));
+        assert!(
+            (1..=2).contains(&retry_after),
+            "{uri}: until the running search's deadline"
+        );
+    }
     busy.abort();
+}
+
+#[tokio::test]
+async fn streams_are_never_stored_and_a_zero_quality_is_no_request_for_one() {
+    let (address, _state) = start(Settings::default()).await;
+    let body = json!({"board": ".".repeat(16), "rows": 4, "cols": 4, "k": 4,
+                      "time_limit_ms": 200})
+    .to_string();
+    let (head, stream) = read_all(send(address, &body, true).await).await;
+    let head = head.to_ascii_lowercase();
+    assert!(head.contains("cache-control: no-store"), "{head}");
+    assert!(!head.contains("no-cache"), "{head}");
+    assert_eq!(events(&stream).last().map(|e| e.0.as_str()), Some("result"));
+    for accept in [
+        "text/event-stream;q=0",
+        "text/event-stream; q=0",
+        "text/event-stream;q=0.000",
+        "text/event-stream; Q=0, application/json;q=0.1",
+    ] {
+        let request = format!(
+            "POST /v1/move HTTP/1.1\r\nHost: test\r\nAccept: {accept}\r\nConnection: close\r\n\
+             Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        let mut stream = TcpStream::connect(address).await.unwrap();
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let (head, answer) = read_all(stream).await;
+        assert!(
+            head.to_ascii_lowercase()
+                .contains("content-type: application/json"),
+            "{accept}: the plain answer, {head}"
+        );
+        let answer: Value = serde_json::from_str(&answer).unwrap();
+        assert!(answer["index"].is_u64(), "{accept}: {answer}");
+    }
 }

@@ -15,9 +15,12 @@ mod page;
 mod pbrain;
 mod process;
 mod protection;
+mod repeated_fields;
 mod review;
 mod rules;
 mod socket;
+mod stream_connections;
+mod sweep;
 mod trust;
 #[path = "../common/words.rs"]
 mod words;

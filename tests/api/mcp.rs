@@ -635,14 +635,14 @@ async fn mcp_transport_errors_are_json_rpc_errors() {
 }
 
 /// `minimax-move mcp` with piped stdin and stdout.
-struct StdioServer {
+pub(crate) struct StdioServer {
     child: std::process::Child,
     input: std::process::ChildStdin,
     output: std::io::BufReader<std::process::ChildStdout>,
 }
 
 impl StdioServer {
-    fn start() -> Self {
+    pub(crate) fn start() -> Self {
         Self::start_with(&[])
     }
 
@@ -677,14 +677,14 @@ impl StdioServer {
         server
     }
 
-    fn send(&mut self, line: &str) {
+    pub(crate) fn send(&mut self, line: &str) {
         use std::io::Write;
         self.input.write_all(line.as_bytes()).unwrap();
         self.input.write_all(b"\n").unwrap();
         self.input.flush().unwrap();
     }
 
-    fn receive(&mut self) -> Value {
+    pub(crate) fn receive(&mut self) -> Value {
         use std::io::BufRead;
         let mut line = String::new();
         self.output.read_line(&mut line).expect("an answer line");

@@ -386,3 +386,99 @@ async fn metrics_are_prometheus_text_labelled_by_route_template_never_by_raw_pat
         }
     }
 }
+
+/// A request with these headers.
+fn with_headers(method: Method, uri: &str, headers: &[(&str, &str)], body: &str) -> Request<Body> {
+    let mut request = Request::builder().method(method).uri(uri);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    request.body(Body::from(body.to_owned())).unwrap()
+}
+
+#[tokio::test]
+async fn a_malformed_host_is_a_400_on_every_route() {
+    let app = TestApp::new();
+    for host in [
+        "localhost:abc",
+        "localhost:99999",
+        "localhost:",
+        "[::1]x",
+        "exa mple",
+    ] {
+        for uri in ["/healthz", "/v1/move?board=O.XX.X.OO"] {
+            let response = app
+                .send(with_headers(Method::GET, uri, &[("host", host)], ""))
+                .await;
+            let problem = response.problem(StatusCode::BAD_REQUEST, "bad_request", host);
+            assert!(
+                problem["detail"].as_str().unwrap().contains("Host"),
+                "{host}: {problem}"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn searches_from_a_link_are_guarded_like_mcp_and_posts_answer_any_host() {
+    let app = TestApp::new();
+    let links = ["/v1/move?board=O.XX.X.OO", "/v1/connect4/solve?pos="];
+    for uri in links {
+        for host in [
+            "evil.example",
+            "evil.example:8080",
+            "localhost.evil.example",
+        ] {
+            let response = app
+                .send(with_headers(Method::GET, uri, &[("host", host)], ""))
+                .await;
+            response.problem(
+                StatusCode::FORBIDDEN,
+                "forbidden",
+                &format!("{uri} Host {host}"),
+            );
+        }
+        let cross_site = [
+            ("host", "localhost:8080"),
+            ("sec-fetch-site", "cross-site"),
+            ("origin", "https://evil.example"),
+        ];
+        let response = app
+            .send(with_headers(Method::GET, uri, &cross_site, ""))
+            .await;
+        response.problem(
+            StatusCode::FORBIDDEN,
+            "forbidden",
+            &format!("{uri} cross-site"),
+        );
+        for headers in [
+            &[("host", "localhost:8080")][..],
+            &[("host", "127.0.0.1"), ("sec-fetch-site", "same-origin")][..],
+            &[
+                ("host", "localhost:8080"),
+                ("sec-fetch-site", "same-site"),
+                ("origin", "http://localhost:5173"),
+            ][..],
+        ] {
+            let response = app.send(with_headers(Method::GET, uri, headers, "")).await;
+            assert_eq!(
+                response.status,
+                StatusCode::OK,
+                "{uri} {headers:?}: {}",
+                response.text()
+            );
+        }
+    }
+    // A POST needs `Content-Type: application/json`, which no page of another site can send
+    // without a CORS preflight that CORS refuses: it answers any Host.
+    let post = with_headers(
+        Method::POST,
+        "/v1/move",
+        &[
+            ("host", "moves.example.com"),
+            ("content-type", "application/json"),
+        ],
+        r#"{"board": "O.XX.X.OO"}"#,
+    );
+    assert_eq!(app.send(post).await.status, StatusCode::OK);
+}

@@ -3,6 +3,8 @@
 //! it: malformed JSON is a -32700 parse error, JSON that is no JSON-RPC message a -32600 invalid
 //! request, and so is anything else the transport refuses (the wrong content type or `Accept`, a
 //! body over the limit, a `Host` not allowed, a method other than POST), each with its HTTP status.
+//! A request that repeats a key is refused before the transport reads it (the MCP library would
+//! keep the last copy): a tool error for a repeated argument, else a -32600 error.
 
 use std::sync::Arc;
 
@@ -15,7 +17,9 @@ use rmcp::transport::streamable_http_server::session::never::NeverSessionManager
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use serde_json::Value;
 
-use super::jsonrpc::{INTERNAL_ERROR, INVALID_REQUEST, check_message, rpc_error};
+use super::jsonrpc::{
+    INTERNAL_ERROR, INVALID_REQUEST, check_message, repeated_key_answer, rpc_error,
+};
 use super::server::McpServer;
 use crate::api::AppState;
 
@@ -91,6 +95,16 @@ async fn front(transport: &Transport, limit: usize, request: Request) -> Respons
                 return rpc_error_response(StatusCode::BAD_REQUEST, id, code, message);
             }
         };
+        if let Some(answer) = repeated_key_answer(&bytes, &id) {
+            let status = if answer.get("error").is_some() {
+                StatusCode::BAD_REQUEST
+            } else {
+                StatusCode::OK
+            };
+            let content_type = HeaderValue::from_static("application/json");
+            let headers = [(header::CONTENT_TYPE, content_type)];
+            return (status, headers, answer.to_string()).into_response();
+        }
         Body::from(bytes)
     } else {
         body

@@ -12,7 +12,7 @@ use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
-use super::jsonrpc::{INVALID_REQUEST, check_message, rpc_error};
+use super::jsonrpc::{INVALID_REQUEST, check_message, repeated_key_answer, rpc_error};
 use super::server::McpServer;
 use crate::api::AppState;
 
@@ -108,7 +108,11 @@ impl<R: AsyncRead + Unpin + Send> LineTransport<R> {
     }
 
     fn reply_error(&self, id: Value, code: i64, message: String) {
-        let mut line = rpc_error(id, code, message).to_string().into_bytes();
+        self.reply_line(&rpc_error(id, code, message));
+    }
+
+    fn reply_line(&self, message: &Value) {
+        let mut line = message.to_string().into_bytes();
         line.push(b'\n');
         if let Some(lines) = &self.lines {
             // The writer task ends only when the output is closed; nothing more can be said then.
@@ -126,6 +130,13 @@ impl<R: AsyncRead + Unpin + Send> LineTransport<R> {
             return None;
         }
         if let Ok(message) = serde_json::from_slice(line) {
+            if !is_notification(line)
+                && let Some(answer) =
+                    repeated_key_answer(line, &check_message(line).unwrap_or(Value::Null))
+            {
+                self.reply_line(&answer);
+                return None;
+            }
             return Some(message);
         }
         match check_message(line) {

@@ -4,14 +4,18 @@
 //! - `board`: reading a board in either form, and writing it back in the request's style;
 //! - `request`: the body of `POST /v1/move` and its validation;
 //! - `response`: the answer of `POST /v1/move` and the game's state;
-//! - `schema`: how these types, and the engine's, read in the OpenAPI document.
+//! - `schema`: how these types, and the engine's, read in the OpenAPI document;
+//! - `duplicates`: repeated keys, refused on every route and MCP tool.
 
 mod board;
+mod duplicates;
 mod request;
 mod response;
 mod schema;
 
 pub use board::{BoardStyle, RenderedBoard};
+pub use duplicates::repeated_key;
+pub(crate) use duplicates::{refuse_repeated_keys, repeated_field};
 pub(crate) use request::null_as_default;
 pub use request::{MoveBody, MoveRequest, ValidRequest, parse_body, parse_request};
 pub use response::{

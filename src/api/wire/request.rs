@@ -295,38 +295,20 @@ pub fn parse_body(body: &[u8]) -> Result<ValidRequest, ApiError> {
     // Any failure takes the careful path below, which tells malformed JSON (400) from JSON of the
     // wrong shape (422) however late in the body the problem is.
     let is_object = body.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
-    let mut duplicate = None;
     if is_object {
         let mut deserializer = serde_json::Deserializer::from_slice(body);
-        match MoveRequest::deserialize(&mut deserializer) {
-            Ok(request) if deserializer.end().is_ok() => return ValidRequest::try_from(request),
-            Ok(_) => {}
-            Err(error) => duplicate = duplicate_field(&error),
+        if let Ok(request) = MoveRequest::deserialize(&mut deserializer)
+            && deserializer.end().is_ok()
+        {
+            return ValidRequest::try_from(request);
         }
     }
     let value: Value =
         serde_json::from_slice(body).map_err(|e| ApiError::MalformedJson(e.to_string()))?;
-    // A `Value` keeps only the last of repeated keys; the typed pass above saw them all. A
-    // repeated field is ambiguous (parsers disagree on which one wins), so it is rejected.
-    if let Some(field) = duplicate {
-        return Err(ApiError::invalid(
-            ProblemCode::InvalidRequest,
-            format!("/{field}"),
-            format!("the field `{field}` appears more than once"),
-        ));
-    }
+    // A `Value` keeps only the last of repeated keys (which the typed pass above refuses): a
+    // repeated field is ambiguous, so it is rejected, naming the field.
+    super::duplicates::refuse_repeated_keys(body)?;
     parse_request(value)
-}
-
-/// The field named by serde's "duplicate field `name`" error, if that is what `error` is.
-///
-/// This reads the message text because there is no typed path: the derive reports a repeated key
-/// through `de::Error::duplicate_field`, which serde_json turns into a plain `Category::Data`
-/// error carrying only that message.
-fn duplicate_field(error: &serde_json::Error) -> Option<String> {
-    let message = error.to_string();
-    let rest = message.strip_prefix("duplicate field `")?;
-    Some(rest[..rest.find('`')?].to_owned())
 }
 
 /// Parses a request body that is already known to be JSON: an object, or a bare board.

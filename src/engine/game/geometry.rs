@@ -59,7 +59,8 @@ pub enum GeometryError {
     },
     /// A gravity board too large for the gravity solver.
     #[error(
-        "a gravity board takes (rows + 1) × cols of at most 128 (10 × 10 fits), got {rows} × {cols}"
+        "a gravity board needs (rows + 1) × cols of at most 128 (10 × 10 fits), got ({rows} + 1) × {cols} = {}",
+        (usize::from(*rows) + 1) * usize::from(*cols)
     )]
     Gravity {
         /// The rows asked for.
