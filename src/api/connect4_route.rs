@@ -65,8 +65,8 @@ struct Connect4Solution {
         (status = 422, description = "pos has a character other than 1 to 7 (invalid_request), a move in a full column or after the game ended (invalid_move), or ends the game (game_over, with winner and line); an unknown parameter", body = super::Problem, content_type = "application/problem+json"),
         (status = 429, description = "Over the per-client rate limit (only when RATE_LIMIT_PER_SECOND is set)", body = super::Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u32, description = "Seconds to wait"))),
-        (status = 503, description = "Overloaded, or the position could not be solved within the server's largest time limit", body = super::Problem, content_type = "application/problem+json",
-         headers(("Retry-After" = u32, description = "Seconds to wait"))),
+        (status = 503, description = "Overloaded (code overloaded, with Retry-After), or the position could not be solved within the server's largest time limit (code timeout, without Retry-After: the same position fails the same way)", body = super::Problem, content_type = "application/problem+json",
+         headers(("Retry-After" = u32, description = "Seconds to wait; sent with overloaded only"))),
     ))]
 async fn solve_connect4(
     State(state): State<AppState>,
