@@ -21,8 +21,10 @@ use super::answer::run_bounded;
 use super::move_route::query_error;
 use super::problem::ProblemCode;
 use super::{ApiError, AppState};
-use crate::engine::gravity::{analyze, column_scores};
-use crate::engine::{Game, Geometry, Player, Position, PositionError, Scoring, SearchLimits};
+use crate::engine::gravity::column_scores;
+use crate::engine::{
+    Game, Geometry, Player, Position, PositionError, SearchLimits, SuggestOptions, suggest,
+};
 
 /// The score the public API gives a full column.
 const FULL: i32 = 100;
@@ -88,7 +90,11 @@ async fn solve_connect4(
             cancel,
             ..SearchLimits::default()
         };
-        let analysis = analyze(&position, Scoring::Depth, &limits);
+        let options = SuggestOptions {
+            limits,
+            ..SuggestOptions::default()
+        };
+        let analysis = suggest(&position, &options).analysis;
         // Every column proven, or none reported: the format has no way to say "estimate".
         analysis.is_exact().then(|| {
             column_scores(&position, &analysis)

@@ -12,7 +12,7 @@
 //!   (even when the best move loses later: it leaves the opponent something to find).
 //!
 //! Whatever the values, a move that lets the opponent win at once where another does not is a
-//! `blunder` (every move table proves such moves lost, see [`analyze`]).
+//! `blunder` (every move table proves such moves lost, see [`analyze`](crate::engine::analyze)).
 //!
 //! When either value is an estimate (a search cut by its budget), both are put on one scale, a
 //! proven win 1, a draw 0, a loss -1 and an estimate its value in (-1, 1), and the cost on that
@@ -24,13 +24,13 @@ use std::time::Instant;
 
 use thiserror::Error;
 
-use crate::engine::analysis::{Analysis, Outcome, Scoring, Value};
+use crate::engine::analysis::{Analysis, Outcome, Value};
 use crate::engine::explain::cell_name;
 use crate::engine::game::renju::Foul;
 use crate::engine::game::{GameResult, Geometry, PlayError, Player, Position};
 use crate::engine::limits::SearchLimits;
 use crate::engine::progress::Progress;
-use crate::engine::suggest::{analyze, principal_variation};
+use crate::engine::suggest::{SuggestOptions, principal_variation, suggest};
 
 /// On the estimate scale, a cost below this is `good`.
 pub const GOOD_COST: f64 = 0.05;
@@ -495,7 +495,7 @@ pub fn review(game: &Game, limits: &SearchLimits) -> Review {
     let first_pass = scaled(limits, FIRST_PASS_TENTHS);
     for (i, (position, &cell)) in game.positions.iter().zip(&game.moves).enumerate() {
         let share = share_of(&first_pass, nodes, count - i);
-        let analysis = analyze(position, Scoring::Depth, &share);
+        let analysis = analysed(position, share);
         nodes += analysis.nodes;
         moves.push(reviewed(i + 1, position, cell, &analysis));
         if limits.cancel.is_cancelled() {
@@ -544,7 +544,7 @@ fn research(game: &Game, limits: &SearchLimits, moves: &mut [ReviewedMove], spen
     for (j, &i) in wanted.iter().enumerate() {
         let share = share_of(limits, spent + nodes, wanted.len() - j);
         let position = &game.positions[i];
-        let analysis = analyze(position, Scoring::Depth, &share);
+        let analysis = analysed(position, share);
         nodes += analysis.nodes;
         let first_choice = moves[i].first_choice;
         moves[i] = ReviewedMove {
@@ -568,6 +568,19 @@ fn scaled(limits: &SearchLimits, tenths: u32) -> SearchLimits {
             .map(|deadline| now + deadline.saturating_duration_since(now) * tenths / 10),
         ..limits.clone()
     }
+}
+
+/// The move table of `position`, from the engine's one entry point at full strength (so a
+/// review sees what a player asking for a move would be told).
+fn analysed(position: &Position, limits: SearchLimits) -> Analysis {
+    suggest(
+        position,
+        &SuggestOptions {
+            limits,
+            ..SuggestOptions::default()
+        },
+    )
+    .analysis
 }
 
 /// The limits of one of `remaining` positions: every move scored, and an equal share of the work

@@ -145,7 +145,7 @@ impl Builder {
 }
 
 /// Answers a 3 × 3 position by lookup.
-pub fn analyze(position: &Position, scoring: Scoring) -> Analysis {
+pub fn look_up(position: &Position, scoring: Scoring) -> Analysis {
     let code: usize = position
         .cells()
         .iter()

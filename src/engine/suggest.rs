@@ -1,11 +1,11 @@
 //! The one entry point: [`suggest`] analyses a position, chooses the move to play and says what
-//! it leads to. The HTTP and MCP front doors and the page call it; the Gomocup mode calls
-//! [`analyze`] and chooses from its move table itself.
+//! it leads to. Every front door calls it: HTTP and the page, MCP, the review (for each
+//! position of the game) and the Gomocup brain.
 
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 
-use crate::engine::analysis::{Analysis, MoveScore, Scoring};
+use crate::engine::analysis::{Analysis, MoveScore, Scoring, Value, best_of};
 use crate::engine::choose::{Difficulty, TieBreak, choose};
 use crate::engine::explain::explanation;
 use crate::engine::game::{Played, Player, Position};
@@ -79,17 +79,53 @@ impl Suggestion {
 #[must_use]
 pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> Analysis {
     if position.geometry().is_tic_tac_toe() {
-        return super::solved::analyze(position, scoring);
+        return super::solved::look_up(position, scoring);
     }
     let mut analysis = if position.geometry().is_gravity() {
         super::gravity::analyze(position, scoring, limits)
     } else if super::gomoku::applies(position) {
-        super::gomoku::analyze(position, scoring, limits)
+        super::gomoku::search(position, scoring, limits)
     } else {
-        super::solver::analyze(position, scoring, limits)
+        super::solver::search(position, scoring, limits)
     };
     super::tactics::settle(position, &mut analysis, scoring);
+    legal_only(position, &mut analysis);
     analysis
+}
+
+/// The one guard against a move the rules forbid: under renju, a cell forbidden to black is no
+/// move, whatever an analyser put in its table. The analysers leave such cells out already;
+/// this keeps every front door (HTTP, MCP, review, Gomocup) from ever playing one should an
+/// analyser not. When a move is dropped the best is picked again from what is left (and the
+/// expected line, which started with the old best, is dropped with it).
+fn legal_only(position: &Position, analysis: &mut Analysis) {
+    if !position.geometry().rule().forbids(position.to_move()) {
+        return;
+    }
+    let before = analysis.moves.len();
+    analysis.moves.retain(|m| position.foul(m.index).is_none());
+    if analysis.moves.len() == before {
+        return;
+    }
+    if analysis.moves.is_empty() {
+        // Unreachable: a position in play has a legal move and every analyser lists them all.
+        analysis.moves = position
+            .legal_moves()
+            .into_iter()
+            .map(|index| MoveScore {
+                index,
+                value: Value::Estimate(0.0),
+                searched: false,
+            })
+            .collect();
+    }
+    if analysis.get(analysis.best).is_none() {
+        analysis.best = analysis.moves[best_of(&analysis.moves)].index;
+        analysis.pv.clear();
+    }
+    analysis
+        .preference
+        .retain(|&cell| position.foul(cell).is_none());
 }
 
 /// The expected line of best play starting with `first` (which must be legal): `first`, then each
@@ -162,5 +198,78 @@ pub fn suggest(position: &Position, options: &SuggestOptions) -> Suggestion {
         explanation,
         seed: options.uses_chance().then_some(options.seed),
         analysis,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::game::{Geometry, Rule};
+
+    /// Black (X, to move) on 15 × 15 under renju with two twos crossing at the centre (cell
+    /// 112): playing there makes two open threes, a forbidden double-three.
+    fn double_three() -> Position {
+        let geometry = Geometry::new(15, 15, 5)
+            .and_then(|g| g.with_rule(Rule::Renju))
+            .expect("renju 15 x 15");
+        let mut cells = vec![None; 225];
+        for (r, c) in [(7, 5), (7, 6), (5, 7), (6, 7)] {
+            cells[r * 15 + c] = Some(Player::X);
+        }
+        for (r, c) in [(0, 0), (14, 0), (0, 14), (14, 14)] {
+            cells[r * 15 + c] = Some(Player::O);
+        }
+        Position::new(geometry, cells, None).expect("in play")
+    }
+
+    #[test]
+    fn a_forbidden_move_in_a_table_is_dropped_and_the_best_legal_move_takes_its_place() {
+        let position = double_three();
+        assert!(position.foul(112).is_some(), "the centre is a double-three");
+        // A table that rates the forbidden centre best, and two legal cells next.
+        let value = |index: usize| match index {
+            112 => 0.9,
+            97 | 127 => 0.5,
+            _ => 0.1,
+        };
+        let moves = position
+            .empty_cells()
+            .map(|index| MoveScore {
+                index,
+                value: Value::Estimate(value(index)),
+                searched: true,
+            })
+            .collect();
+        let mut analysis = Analysis::from_moves(moves, 1, Some(1));
+        analysis.pv = vec![112, 113];
+        assert_eq!(analysis.best, 112);
+        legal_only(&position, &mut analysis);
+        assert_eq!(analysis.best, 97, "the lower of the two next best");
+        assert!(analysis.get(112).is_none());
+        assert!(analysis.pv.is_empty());
+        assert_eq!(analysis.moves.len(), position.legal_moves().len());
+    }
+
+    #[test]
+    fn suggest_never_plays_a_forbidden_move() {
+        let position = double_three();
+        let suggestion = suggest(
+            &position,
+            &SuggestOptions {
+                limits: SearchLimits {
+                    max_work: Some(20_000),
+                    ..SearchLimits::default()
+                },
+                ..SuggestOptions::default()
+            },
+        );
+        assert!(position.foul(suggestion.chosen.index).is_none());
+        assert!(
+            suggestion
+                .analysis
+                .moves
+                .iter()
+                .all(|m| position.foul(m.index).is_none())
+        );
     }
 }

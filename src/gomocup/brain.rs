@@ -5,13 +5,11 @@ use std::time::Instant;
 use thiserror::Error;
 
 use super::BrainOptions;
+use super::board::{Board, BoardError};
 use super::clock::Timing;
 use super::command::{BoardLine, Command, CommandError, Info, Stone};
-use super::game::{Game, GameError};
 use crate::engine::renju::Foul;
-use crate::engine::{
-    Analysis, Cancel, MoveScore, Outcome, Position, Rule, Scoring, Value, analyze,
-};
+use crate::engine::{Cancel, Outcome, Position, Rule, SuggestOptions, Value, suggest};
 
 /// Why a command is refused; its text follows `ERROR` on the answer.
 #[derive(Debug, Error)]
@@ -19,7 +17,7 @@ enum Refusal {
     #[error(transparent)]
     Command(#[from] CommandError),
     #[error(transparent)]
-    Game(#[from] GameError),
+    Board(#[from] BoardError),
 }
 
 /// The lines that answer a command, or why it is refused.
@@ -43,7 +41,7 @@ type Stones = Vec<(usize, usize, Stone)>;
 #[derive(Debug)]
 pub struct Brain {
     options: BrainOptions,
-    game: Option<Game>,
+    game: Option<Board>,
     /// Stones read so far while inside `BOARD` ... `DONE`, or the first error among them.
     board_block: Option<Result<Stones, CommandError>>,
     timing: Timing,
@@ -187,7 +185,7 @@ impl Brain {
 
     fn new_game(&mut self, width: usize, height: usize) -> Reply {
         self.game = None;
-        self.game = Some(Game::new(width, height)?);
+        self.game = Some(Board::new(width, height)?);
         Ok(vec!["OK".to_owned()])
     }
 
@@ -206,8 +204,8 @@ impl Brain {
         Ok(())
     }
 
-    fn game_mut(&mut self) -> Result<&mut Game, GameError> {
-        self.game.as_mut().ok_or(GameError::NoGame)
+    fn game_mut(&mut self) -> Result<&mut Board, BoardError> {
+        self.game.as_mut().ok_or(BoardError::NoGame)
     }
 
     /// One line between `BOARD` and `DONE`: a stone is kept, a bad line spoils the block (the
@@ -238,7 +236,7 @@ impl Brain {
     }
 
     /// A board of the current game's size holding `stones`.
-    fn board_from(&mut self, stones: Stones) -> Result<Game, GameError> {
+    fn board_from(&mut self, stones: Stones) -> Result<Board, BoardError> {
         let mut board = self.game_mut()?.emptied();
         for (x, y, stone) in stones {
             board.place(x, y, stone)?;
@@ -249,7 +247,7 @@ impl Brain {
     /// Thinks on `game` (the current game with the manager's changes), plays the move on it, makes
     /// it the current game and answers with the message and the move. On an error the current game
     /// stays as it was.
-    fn play(&mut self, mut game: Game) -> Reply {
+    fn play(&mut self, mut game: Board) -> Reply {
         let position = game.position(self.rule)?;
         let thought = think(&position, &self.timing, self.options, &self.stop);
         if self.stop.is_cancelled() {
@@ -271,7 +269,7 @@ struct Thought {
 
 /// Yixin's answer to `YXSHOWFORBID`, as Rapfi writes it: `FORBID `, each forbidden cell as its
 /// column and row in two digits each (`0708` for 7,8), in board order, then a full stop.
-fn forbid_line(game: &Game, forbidden: Vec<(usize, Foul)>) -> String {
+fn forbid_line(game: &Board, forbidden: Vec<(usize, Foul)>) -> String {
     let mut line = "FORBID ".to_owned();
     for (index, _) in forbidden {
         let (x, y) = game.coordinates(index);
@@ -281,10 +279,8 @@ fn forbid_line(game: &Game, forbidden: Vec<(usize, Foul)>) -> String {
     line
 }
 
-/// The one call into the engine: the best move for `position` within the limits the clock gives,
-/// or until `stop` is raised; never a move forbidden to black (see [`legal_best`]). It reads the
-/// move table of [`analyze`] (what [`suggest`](crate::engine::suggest) chooses from, and at
-/// perfect play the same move) so that a forbidden best move can be replaced rather than played.
+/// The one call into the engine: [`suggest`] at full strength for `position`, within the limits
+/// the clock gives or until `stop` is raised. `suggest` never plays a move forbidden to black.
 fn think(position: &Position, timing: &Timing, options: BrainOptions, stop: &Cancel) -> Thought {
     let started = Instant::now();
     let mut limits = timing.limits(
@@ -294,8 +290,14 @@ fn think(position: &Position, timing: &Timing, options: BrainOptions, stop: &Can
         options,
     );
     limits.cancel = stop.clone();
-    let analysis = analyze(position, Scoring::Depth, &limits);
-    let chosen = legal_best(position, &analysis);
+    let suggestion = suggest(
+        position,
+        &SuggestOptions {
+            limits,
+            ..SuggestOptions::default()
+        },
+    );
+    let (chosen, analysis) = (suggestion.chosen, &suggestion.analysis);
     Thought {
         index: chosen.index,
         message: format!(
@@ -306,25 +308,6 @@ fn think(position: &Position, timing: &Timing, options: BrainOptions, stop: &Can
             started.elapsed().as_millis()
         ),
     }
-}
-
-/// The analysis's best move, or when it is forbidden to black under renju (a foul), the best
-/// of the move table's legal moves: the highest value, the lowest cell among equals.
-fn legal_best(position: &Position, analysis: &Analysis) -> MoveScore {
-    let best = *analysis.best_move();
-    if position.foul(best.index).is_none() {
-        return best;
-    }
-    let legal = position.legal_moves();
-    analysis
-        .moves
-        .iter()
-        .filter(|m| legal.binary_search(&m.index).is_ok())
-        .fold(None, |top: Option<MoveScore>, &m| match top {
-            Some(top) if top.value.score() >= m.value.score() => Some(top),
-            _ => Some(m),
-        })
-        .unwrap_or(best)
 }
 
 /// A move's value as the `MESSAGE` says it: `win in 3`, `loss in 4`, `draw`, or an estimate.
@@ -388,7 +371,7 @@ mod tests {
         answer.len() == 1 && answer[0].starts_with("ERROR ")
     }
 
-    fn game(brain: &Brain) -> &Game {
+    fn game(brain: &Brain) -> &Board {
         brain.game.as_ref().expect("a game is on")
     }
 
@@ -585,7 +568,7 @@ mod tests {
         brain.handle("INFO timeout_turn 50");
         played(&brain.handle("TURN 4,3"));
         assert_eq!(brain.handle("RESTART"), vec!["OK"]);
-        assert_eq!(game(&brain), &Game::new(9, 7).unwrap());
+        assert_eq!(game(&brain), &Board::new(9, 7).unwrap());
     }
 
     #[test]
@@ -737,7 +720,7 @@ mod tests {
         // The opponent is black and to move, the brain having answered its move.
         let mut brain = started(15);
         brain.handle("INFO rule 4");
-        let mut game = Game::new(15, 15).unwrap();
+        let mut game = Board::new(15, 15).unwrap();
         for (&(bx, by), &(wx, wy)) in black.iter().zip(&white) {
             game.place(bx, by, Stone::Opponent).unwrap();
             game.place(wx, wy, Stone::Own).unwrap();
@@ -774,46 +757,6 @@ mod tests {
             None,
             "{x},{y}"
         );
-    }
-
-    #[test]
-    fn a_forbidden_best_move_gives_way_to_the_best_legal_one_in_the_move_table() {
-        // The position of the test above, under renju: 7,7 is a double-three for black.
-        let mut game = Game::new(15, 15).unwrap();
-        for ((bx, by), (wx, wy)) in
-            [(7, 5), (7, 6), (5, 7), (6, 7)]
-                .into_iter()
-                .zip([(0, 0), (14, 0), (0, 14), (14, 14)])
-        {
-            game.place(bx, by, Stone::Own).unwrap();
-            game.place(wx, wy, Stone::Opponent).unwrap();
-        }
-        let position = game.position(Rule::Renju).unwrap();
-        let double_three = game.index(7, 7).unwrap();
-        // Two legal cells share the second-best value: the lower one is played.
-        let (above, below) = (game.index(7, 4).unwrap(), game.index(7, 8).unwrap());
-        let value = |index: usize| {
-            if index == double_three {
-                0.9
-            } else if index == above || index == below {
-                0.5
-            } else {
-                0.1
-            }
-        };
-        let moves = position
-            .empty_cells()
-            .map(|index| MoveScore {
-                index,
-                value: Value::Estimate(value(index)),
-                searched: true,
-            })
-            .collect();
-        let analysis = Analysis::from_moves(moves, 1, Some(1));
-        assert_eq!(analysis.best, double_three);
-        assert_eq!(legal_best(&position, &analysis).index, above);
-        let freestyle = game.position(Rule::Freestyle).unwrap();
-        assert_eq!(legal_best(&freestyle, &analysis).index, double_three);
     }
 
     #[test]

@@ -54,10 +54,10 @@
 //! assert_ne!((x, y), ("7", "7"), "the brain never plays on a taken cell");
 //! ```
 
+mod board;
 mod brain;
 mod clock;
 mod command;
-mod game;
 mod io;
 
 pub use brain::Brain;

@@ -93,6 +93,11 @@ impl Geometry {
     /// each column with a sentinel bit in a 128-bit integer.
     pub const MAX_GRAVITY_BITS: usize = 128;
 
+    /// Boards of at least this many cells are big: too big for the exhaustive solver to prove,
+    /// they get the big-board search (for `k` from 4 to 6) or the small-board solver's threat
+    /// search (larger `k`), and answers name their cells.
+    pub const BIG_BOARD_CELLS: usize = 100;
+
     /// The largest supported number of rows or columns: 20, Gomocup's main board, for `k = 5`.
     pub const MAX_SIDE: u8 = 20;
 
@@ -225,8 +230,14 @@ impl Geometry {
         self.gravity
     }
 
+    /// Whether the board is big: at least [`BIG_BOARD_CELLS`](Self::BIG_BOARD_CELLS) cells.
+    #[must_use]
+    pub const fn is_big(self) -> bool {
+        self.cells() >= Self::BIG_BOARD_CELLS
+    }
+
     /// Whether answers name cells in board notation beside their index: gomoku boards, that is
-    /// five in a row (and so every rule but freestyle) or at least 100 cells, without gravity,
+    /// five in a row (and so every rule but freestyle) or big boards, without gravity,
     /// where a bare index means little to a player.
     ///
     /// ```
@@ -238,7 +249,7 @@ impl Geometry {
     /// ```
     #[must_use]
     pub const fn names_cells(self) -> bool {
-        !self.gravity && (self.k == 5 || self.cells() >= 100)
+        !self.gravity && (self.k == 5 || self.is_big())
     }
 
     /// The cell `index` in gomoku's board notation: its column as a letter from `a` (left), its

@@ -1,4 +1,4 @@
-//! The search for big boards (at least [`MIN_CELLS`] cells, `k` from 4 to 6): the game gomoku
+//! The search for big boards (at least [`Geometry::BIG_BOARD_CELLS`] cells, `k` from 4 to 6): the game gomoku
 //! players know, played with their tools.
 //!
 //! - [`pattern`]: what a stone makes along a line (five, open four, four, open three, three,
@@ -37,21 +37,18 @@ mod windows;
 
 use crate::engine::game::{Geometry, Position};
 
-pub use root::analyze;
+pub use root::search;
 
 pub use {eval::WEIGHTS, pattern::PatternTable};
-
-/// Boards with fewer cells keep the exhaustive solver, which proves them.
-pub const MIN_CELLS: usize = 100;
 
 /// Whether a position is searched here rather than by the small-board solver.
 pub fn applies(position: &Position) -> bool {
     plays(position.geometry())
 }
 
-/// Whether boards of `geometry` are searched here: at least [`MIN_CELLS`] cells and `k` from
+/// Whether boards of `geometry` are searched here: big boards with `k` from
 /// 4 to 6, under every rule. Smaller boards, whatever the rule, go to the small-board solver,
 /// which knows each rule's wins and black's forbidden moves and proves what it can.
 fn plays(geometry: Geometry) -> bool {
-    geometry.cells() >= MIN_CELLS && (pattern::MIN_K..=pattern::MAX_K).contains(&geometry.k())
+    geometry.is_big() && (pattern::MIN_K..=pattern::MAX_K).contains(&geometry.k())
 }

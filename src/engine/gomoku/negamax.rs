@@ -50,8 +50,7 @@ const VCF_LEAF_BUDGET: u64 = 64;
 const VCF_DEFENCE_BUDGET: u64 = 256;
 /// Inner nodes at least this deep look for the opponent's VCF before choosing quiet moves.
 const DEFENCE_MIN_DEPTH: i32 = 2;
-/// Quiet moves kept at an inner node. With the window evaluation, 16 scored 75 % against AIWine
-/// in 40 games where 10 scored about 60 %, 20 and 24 about 52 % (the research notes (docs/strength.md)).
+/// Quiet moves kept at an inner node (chosen by match: docs/strength.md, "Tuned by match").
 const MAX_QUIET_MOVES: usize = 16;
 /// Moves searched at full depth before late-move reductions start.
 const FULL_DEPTH_MOVES: usize = 3;

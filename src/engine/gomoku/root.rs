@@ -19,8 +19,8 @@ use crate::engine::progress::{Iteration, Progress};
 /// Nodes allowed for the root's own VCF, and its most fours (real games have VCFs of 14 fours).
 const ROOT_VCF_BUDGET: u64 = 200_000;
 const ROOT_VCF_FOURS: [u32; 3] = [6, 12, 30];
-/// Most nodes for the root's VCT (attack), and its share of the work budget (1 / this): a twelfth,
-/// the root VCT's budget in the matches that calibrated [`nodes_for_work`].
+/// Most nodes for the root's VCT (attack), and its share of the work budget (1 / this): a twelfth
+/// (calibrated with [`nodes_for_work`]; docs/strength.md, "Tuned by match").
 const VCT_BUDGET: u64 = 100_000;
 const VCT_SHARE: u64 = 12;
 /// Most attacker threats in the root's VCT.
@@ -33,8 +33,7 @@ const VCT_MOVE_MAX: u64 = 40_000;
 const VCT_BEST_BUDGET: u64 = 30_000;
 /// Nodes for the opponent's VCT if the side to move passed (at most a quarter of the work
 /// budget): without one, no move leaves one (a stone more never helps the opponent), and the
-/// moves are not checked one by one. In the games of the research notes (docs/strength.md) the VCTs that beat us
-/// took 3,600 to 168,000 nodes to find; this was 20,000 before.
+/// moves are not checked one by one (the size: docs/strength.md, "Tuned by match").
 const VCT_PASS_BUDGET: u64 = 40_000;
 /// With a VCT on a pass, the moves are checked best first (by their cell values) until this
 /// many hold, and then on while the checks together have taken fewer nodes than the pass check
@@ -84,7 +83,7 @@ fn open_moves(limits: &SearchLimits) -> usize {
 }
 
 /// Analyses a big-board position (see the module docs of [`super`]).
-pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> Analysis {
+pub fn search(position: &Position, scoring: Scoring, limits: &SearchLimits) -> Analysis {
     let geometry = position.geometry();
     let mut board = Board::new(geometry, position.cells(), &WEIGHTS);
     let side = Side::of(position.to_move());
@@ -659,7 +658,7 @@ mod tests {
             max_work: Some(533_333),
             ..SearchLimits::default()
         };
-        analyze(position, Scoring::Depth, &limits)
+        search(position, Scoring::Depth, &limits)
     }
 
     /// From a game against AIWine (held-out openings, seed 140, game 14): white, to move, has a

@@ -80,9 +80,9 @@ pub struct Solution {
 pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> Analysis {
     assert!(position.geometry().is_gravity(), "a gravity position");
     if root::fits_u64(position.geometry()) {
-        root::analyze::<u64>(position, scoring, limits)
+        root::scored_moves::<u64>(position, scoring, limits)
     } else {
-        root::analyze::<u128>(position, scoring, limits)
+        root::scored_moves::<u128>(position, scoring, limits)
     }
 }
 
@@ -95,9 +95,9 @@ pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> 
 pub fn solve(position: &Position, limits: &SearchLimits) -> Solution {
     assert!(position.geometry().is_gravity(), "a gravity position");
     if root::fits_u64(position.geometry()) {
-        root::solve::<u64>(position, limits)
+        root::position_value::<u64>(position, limits)
     } else {
-        root::solve::<u128>(position, limits)
+        root::position_value::<u128>(position, limits)
     }
 }
 

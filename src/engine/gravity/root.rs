@@ -57,7 +57,7 @@ fn board_of<B: Bits>(position: &Position, shape: &Shape<B>) -> Board<B> {
 }
 
 /// The position's own value (see [`solve`](super::solve)).
-pub fn solve<B: Bits>(position: &Position, limits: &SearchLimits) -> Solution {
+pub fn position_value<B: Bits>(position: &Position, limits: &SearchLimits) -> Solution {
     let geometry = position.geometry();
     let shape = shape_of::<B>(geometry);
     let board = board_of(position, &shape);
@@ -89,7 +89,11 @@ pub fn solve<B: Bits>(position: &Position, limits: &SearchLimits) -> Solution {
 }
 
 /// Every legal move scored (see [`analyze`](super::analyze)).
-pub fn analyze<B: Bits>(position: &Position, scoring: Scoring, limits: &SearchLimits) -> Analysis {
+pub fn scored_moves<B: Bits>(
+    position: &Position,
+    scoring: Scoring,
+    limits: &SearchLimits,
+) -> Analysis {
     let geometry = position.geometry();
     let shape = shape_of::<B>(geometry);
     let board = board_of(position, &shape);

@@ -9,7 +9,7 @@ use super::negamax::Negamax;
 use super::proof::{PROOF_JUMP_EMPTIES, SHALLOW_DEPTH, draw_proof_applies, draw_results};
 use super::proof_number::prove_draw;
 use super::pv::principal_variation;
-use super::root::{Iteration, RootMove, RootResult, RootSearch};
+use super::root::{RootMove, RootPass, RootResult, RootSearch};
 use crate::engine::analysis::{Analysis, MoveScore, Scoring};
 use crate::engine::core::budget::Budget;
 use crate::engine::core::deadline::Deadline;
@@ -18,18 +18,18 @@ use crate::engine::core::side::Side;
 use crate::engine::core::table::Table;
 use crate::engine::game::{Geometry, Position};
 use crate::engine::limits::SearchLimits;
-use crate::engine::progress::Iteration as Progressed;
+use crate::engine::progress::Iteration;
 
 /// The position being analysed and its table, before the search proper (the threat search at
 /// the root works on it; `nodes` the nodes it spent).
-pub struct Searcher<'t> {
+pub struct Solver<'t> {
     pub board: Board,
     pub table: &'t mut Table,
     pub root_side: Side,
     pub nodes: u64,
 }
 
-impl<'t> Searcher<'t> {
+impl<'t> Solver<'t> {
     /// The analysis of `position`, with `table` for its transpositions.
     pub fn new(position: &Position, table: &'t mut Table) -> Self {
         Self {
@@ -177,7 +177,7 @@ fn iterate(
             iterations.iterate_best_move(&results, depth, -INFINITY, INFINITY)
         };
         match iteration {
-            Iteration::Complete { results: r, done } => {
+            RootPass::Complete { results: r, done } => {
                 results = r;
                 completed = depth;
                 report_progress(limits, iterations.search, geometry, root, &results, depth);
@@ -185,7 +185,7 @@ fn iterate(
                     break;
                 }
             }
-            Iteration::Aborted { proven } => {
+            RootPass::Aborted { proven } => {
                 for (result, found) in results.iter_mut().zip(proven) {
                     if let Some(found) = found {
                         *result = found;
@@ -193,7 +193,7 @@ fn iterate(
                 }
                 break;
             }
-            Iteration::FailHigh | Iteration::FailLow => {
+            RootPass::FailHigh | RootPass::FailLow => {
                 unreachable!("a full window cannot fail")
             }
         }
@@ -224,7 +224,7 @@ fn report_progress(
                 )
             })
             .expect("a position in play has a root move");
-        Progressed {
+        Iteration {
             depth: depth as u32,
             nodes: search.budget.nodes(),
             best: best.cell,

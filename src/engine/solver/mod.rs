@@ -58,7 +58,7 @@ mod windows;
 
 use crate::engine::core::score::{HEURISTIC_MAX, WIN};
 use crate::engine::core::table::{Replacement, Table};
-use deepening::Searcher;
+use deepening::Solver;
 use root::{RootMove, RootResult};
 use threats::Vcf;
 
@@ -68,10 +68,8 @@ use crate::engine::analysis::{Analysis, MoveScore, Scoring};
 use crate::engine::game::{Position, Rule};
 use crate::engine::limits::SearchLimits;
 
-/// Threat search runs on boards with at least this many cells and `k` at least
-/// [`THREAT_MIN_K`]: the boards the full search cannot prove (smaller boards keep their exact,
-/// shortest-win proofs untouched).
-const THREAT_MIN_CELLS: usize = 100;
+/// Threat search runs on big boards with `k` at least this: the boards the full search cannot
+/// prove (smaller boards keep their exact, shortest-win proofs untouched).
 const THREAT_MIN_K: usize = 4;
 /// Most fours in a VCF looked for, and the nodes allowed for the root's own VCF.
 const VCF_MAX_FOURS: u32 = 16;
@@ -80,18 +78,14 @@ const VCF_ROOT_BUDGET: u64 = 200_000;
 const VCF_DEFENCE_BUDGET: u64 = 2_000;
 
 /// Searches a position that is neither 3 × 3 tic-tac-toe nor a big board.
-pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> Analysis {
+pub fn search(position: &Position, scoring: Scoring, limits: &SearchLimits) -> Analysis {
     let geometry = position.geometry();
     let mut table = Table::acquire(Replacement::DeeperAndNewest, geometry);
-    let mut searcher = Searcher::new(position, &mut table);
-    let cells = searcher.board.cell_count();
+    let mut searcher = Solver::new(position, &mut table);
     let mut root = searcher.root_moves();
     // The threat search knows freestyle's wins only (the other rules reach this solver on
     // boards below its size anyway).
-    if cells >= THREAT_MIN_CELLS
-        && geometry.k() >= THREAT_MIN_K
-        && geometry.rule() == Rule::Freestyle
-    {
+    if geometry.is_big() && geometry.k() >= THREAT_MIN_K && geometry.rule() == Rule::Freestyle {
         let mut vcf = Vcf::new(VCF_ROOT_BUDGET);
         let won = vcf.find(&mut searcher.board, searcher.root_side, VCF_MAX_FOURS);
         if let Some(line) = won {

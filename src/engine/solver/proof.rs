@@ -7,7 +7,7 @@
 //! then the exact length of a win or a loss.
 
 use super::proof_number::Draw;
-use super::root::{Iteration, RootMove, RootResult, RootSearch};
+use super::root::{RootMove, RootPass, RootResult, RootSearch};
 use crate::engine::core::score::{HEURISTIC_MAX, INFINITY};
 use crate::engine::core::table::Bound;
 use crate::engine::game::Geometry;
@@ -71,10 +71,10 @@ pub fn draw_results(root: &[RootMove], draw: &Draw) -> Vec<RootResult> {
 impl RootSearch<'_, '_> {
     /// The full-depth iteration in best-move mode: first only win, draw or loss (the narrow
     /// window `(-1, 1)`, which is all a draw needs), then the exact distance of a win or a loss.
-    pub fn prove_best_move(&mut self, previous: &[RootResult], depth: i32) -> Iteration {
+    pub fn prove_best_move(&mut self, previous: &[RootResult], depth: i32) -> RootPass {
         match self.iterate_best_move(previous, depth, -1, 1) {
-            Iteration::FailHigh => self.iterate_best_move(previous, depth, 0, INFINITY),
-            Iteration::FailLow => self.iterate_best_move(previous, depth, -INFINITY, INFINITY),
+            RootPass::FailHigh => self.iterate_best_move(previous, depth, 0, INFINITY),
+            RootPass::FailLow => self.iterate_best_move(previous, depth, -INFINITY, INFINITY),
             other => other,
         }
     }
@@ -94,7 +94,7 @@ impl RootSearch<'_, '_> {
 
     /// When time runs out while giving every move of a lost position its value: report what is
     /// not proven as unknown, below the best move.
-    pub fn lost_fallback(&self, results: Vec<Option<RootResult>>, best: usize) -> Iteration {
+    pub fn lost_fallback(&self, results: Vec<Option<RootResult>>, best: usize) -> RootPass {
         let results = results
             .into_iter()
             .enumerate()
@@ -116,7 +116,7 @@ impl RootSearch<'_, '_> {
                 })
             })
             .collect();
-        Iteration::Complete {
+        RootPass::Complete {
             results: self.fill_twins(results),
             done: true,
         }

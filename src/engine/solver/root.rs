@@ -65,7 +65,7 @@ impl RootResult {
 }
 
 /// The outcome of one iteration over the root moves.
-pub enum Iteration {
+pub enum RootPass {
     /// Every move has a result at this depth; `done` when deeper iterations cannot change them.
     Complete {
         results: Vec<RootResult>,
@@ -108,7 +108,7 @@ impl RootSearch<'_, '_> {
         previous: &[RootResult],
         depth: i32,
         full_depth: bool,
-    ) -> Iteration {
+    ) -> RootPass {
         let root = self.moves;
         let mut results: Vec<Option<RootResult>> = root.iter().map(|_| None).collect();
         for (i, m) in root.iter().enumerate() {
@@ -129,7 +129,7 @@ impl RootSearch<'_, '_> {
                 self.root_value(m.cell, depth, -INFINITY, INFINITY)
             };
             if self.search.budget.stopped() {
-                return Iteration::Aborted {
+                return RootPass::Aborted {
                     proven: results
                         .into_iter()
                         .map(|r| r.filter(|r| r.proven))
@@ -140,7 +140,7 @@ impl RootSearch<'_, '_> {
         }
         let results: Vec<RootResult> = self.fill_twins(results);
         let done = results.iter().all(|r| r.proven);
-        Iteration::Complete { results, done }
+        RootPass::Complete { results, done }
     }
 
     /// Alpha-beta over the root moves: the best move gets its exact value, the others a bound.
@@ -150,7 +150,7 @@ impl RootSearch<'_, '_> {
         depth: i32,
         low: i32,
         high: i32,
-    ) -> Iteration {
+    ) -> RootPass {
         let root = self.moves;
         let mut results: Vec<Option<RootResult>> = root
             .iter()
@@ -177,12 +177,12 @@ impl RootSearch<'_, '_> {
             };
             let (value, proven) = self.root_value(root[i].cell, depth, window, high);
             if self.search.budget.stopped() {
-                return Iteration::Aborted {
+                return RootPass::Aborted {
                     proven: root.iter().map(|_| None).collect(),
                 };
             }
             if value >= high {
-                return Iteration::FailHigh;
+                return RootPass::FailHigh;
             }
             if value > window {
                 results[i] = Some(RootResult::exact(value, proven));
@@ -197,7 +197,7 @@ impl RootSearch<'_, '_> {
             }
         }
         let Some(best) = best else {
-            return Iteration::FailLow;
+            return RootPass::FailLow;
         };
         let best_value = alpha;
         let all_proven = self.search.estimates.none_since(estimates_before);
@@ -219,7 +219,7 @@ impl RootSearch<'_, '_> {
                 done &= proven;
             }
         }
-        Iteration::Complete {
+        RootPass::Complete {
             results: self.fill_twins(results),
             done,
         }

@@ -3,12 +3,12 @@
 
 use super::threats::Vcf;
 use super::{
-    Analysis, HEURISTIC_MAX, MoveScore, Position, RootMove, RootResult, Scoring, Searcher,
+    Analysis, HEURISTIC_MAX, MoveScore, Position, RootMove, RootResult, Scoring, Solver,
     VCF_DEFENCE_BUDGET, VCF_MAX_FOURS, WIN,
 };
 use crate::engine::core::table::Bound;
 
-impl Searcher<'_> {
+impl Solver<'_> {
     /// The analysis when the side to move wins by continuous fours along `line` (its first
     /// move, the forced replies, ..., the completing move): that move is a proven win in
     /// `line.len()` plies, the shortest VCF (a quiet move could in principle win sooner; the

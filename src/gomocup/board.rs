@@ -9,7 +9,7 @@ use crate::engine::{Geometry, GeometryError, Player, Position, PositionError, Ru
 
 /// A command the game cannot take; its text is the `ERROR` line's.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum GameError {
+pub enum BoardError {
     /// A move or a board before `START` or `RECTSTART`.
     #[error("no game: send START or RECTSTART first")]
     NoGame,
@@ -55,22 +55,22 @@ pub enum GameError {
 
 /// The game being played: the board's shape and its stones, row-major.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Game {
+pub struct Board {
     width: usize,
     height: usize,
     cells: Vec<Option<Stone>>,
     /// Whose move it is as far as the commands tell: the opponent's after the brain plays, the
-    /// owner's of a stone taken back. Only equal counts need it (see [`Game::forbidden`]).
+    /// owner's of a stone taken back. Only equal counts need it (see [`Board::forbidden`]).
     next: Stone,
 }
 
-impl Game {
+impl Board {
     /// An empty `width` × `height` board, if the engine plays it.
-    pub fn new(width: usize, height: usize) -> Result<Self, GameError> {
+    pub fn new(width: usize, height: usize) -> Result<Self, BoardError> {
         let longest = width.max(height);
         let max_side = usize::from(Geometry::MAX_SIDE);
         if width == 0 || height == 0 || longest < WIN_LENGTH || longest > max_side {
-            return Err(GameError::UnsupportedBoard { width, height });
+            return Err(BoardError::UnsupportedBoard { width, height });
         }
         Ok(Self {
             width,
@@ -91,11 +91,11 @@ impl Game {
     }
 
     /// The cell index of `x,y` (column, row), if it is on the board.
-    pub fn index(&self, x: usize, y: usize) -> Result<usize, GameError> {
+    pub fn index(&self, x: usize, y: usize) -> Result<usize, BoardError> {
         if x < self.width && y < self.height {
             Ok(y * self.width + x)
         } else {
-            Err(GameError::OffBoard {
+            Err(BoardError::OffBoard {
                 x,
                 y,
                 width: self.width,
@@ -111,15 +111,15 @@ impl Game {
 
     /// The stone on `x,y`, if any.
     #[cfg(test)]
-    pub fn stone(&self, x: usize, y: usize) -> Result<Option<Stone>, GameError> {
+    pub fn stone(&self, x: usize, y: usize) -> Result<Option<Stone>, BoardError> {
         Ok(self.cells[self.index(x, y)?])
     }
 
     /// Puts `stone` on the empty cell `x,y`.
-    pub fn place(&mut self, x: usize, y: usize, stone: Stone) -> Result<(), GameError> {
+    pub fn place(&mut self, x: usize, y: usize, stone: Stone) -> Result<(), BoardError> {
         let index = self.index(x, y)?;
         if self.cells[index].is_some() {
-            return Err(GameError::Taken { x, y });
+            return Err(BoardError::Taken { x, y });
         }
         self.cells[index] = Some(stone);
         self.next = match stone {
@@ -130,14 +130,14 @@ impl Game {
     }
 
     /// Takes the stone off `x,y`.
-    pub fn take_back(&mut self, x: usize, y: usize) -> Result<(), GameError> {
+    pub fn take_back(&mut self, x: usize, y: usize) -> Result<(), BoardError> {
         let index = self.index(x, y)?;
         match self.cells[index].take() {
             Some(stone) => {
                 self.next = stone;
                 Ok(())
             }
-            None => Err(GameError::NothingToTakeBack { x, y }),
+            None => Err(BoardError::NothingToTakeBack { x, y }),
         }
     }
 
@@ -190,14 +190,14 @@ impl Game {
     /// The engine's position under `rule` with the brain to move: the brain is X when the counts
     /// are equal (black under renju, which moves first) and O when the opponent has one stone
     /// more; any other count is an impossible position.
-    pub fn position(&self, rule: Rule) -> Result<Position, GameError> {
+    pub fn position(&self, rule: Rule) -> Result<Position, BoardError> {
         let (own, opponent) = self.counts();
         let me = if own == opponent {
             Player::X
         } else if opponent == own + 1 {
             Player::O
         } else {
-            return Err(GameError::NotMyMove { own, opponent });
+            return Err(BoardError::NotMyMove { own, opponent });
         };
         let geometry = Geometry::new(self.height as u64, self.width as u64, WIN_LENGTH as u64)?
             .with_rule(rule)?;
@@ -213,11 +213,11 @@ impl Game {
             .collect();
         Position::new(geometry, cells, Some(me)).map_err(|error| match error {
             PositionError::GameOver(result) => match result.winner {
-                Some(winner) if winner == me => GameError::MyFive,
-                Some(_) => GameError::OpponentsFive,
-                None => GameError::BoardFull,
+                Some(winner) if winner == me => BoardError::MyFive,
+                Some(_) => BoardError::OpponentsFive,
+                None => BoardError::BoardFull,
             },
-            other => GameError::Position(other),
+            other => BoardError::Position(other),
         })
     }
 }
