@@ -229,7 +229,7 @@ mod tests {
         // A table that rates the forbidden centre best, and two legal cells next.
         let value = |index: usize| match index {
             112 => 0.9,
-            97 | 127 => 0.5,
+            67 | 113 => 0.5,
             _ => 0.1,
         };
         let moves = position
@@ -244,7 +244,7 @@ mod tests {
         analysis.pv = vec![112, 113];
         assert_eq!(analysis.best, 112);
         legal_only(&position, &mut analysis);
-        assert_eq!(analysis.best, 97, "the lower of the two next best");
+        assert_eq!(analysis.best, 67, "the lower of the two next best");
         assert!(analysis.get(112).is_none());
         assert!(analysis.pv.is_empty());
         assert_eq!(analysis.moves.len(), position.legal_moves().len());
