@@ -61,7 +61,7 @@ pub struct TraceRequest {
     /// Gravity (false when absent or null), as for `POST /v1/move`.
     #[serde(default)]
     pub gravity: Option<bool>,
-    /// The gomoku rule (`freestyle` when absent or null), as for `POST /v1/move`.
+    /// The rule: only `freestyle` (k or more in a row wins) is traced.
     #[serde(default)]
     pub rule: Option<Rule>,
     /// A textbook tree: nested arrays whose numbers are the leaves' values from MAX's point of
@@ -610,6 +610,16 @@ fn input(request: &TraceRequest) -> Result<TraceInput, ApiError> {
 }
 
 fn position(request: &TraceRequest) -> Result<TraceInput, ApiError> {
+    if let Some(rule) = request.rule.filter(|rule| *rule != Rule::Freestyle) {
+        return Err(ApiError::invalid(
+            ProblemCode::InvalidRequest,
+            "/rule",
+            format!(
+                "traces play freestyle rules (k or more in a row wins); the {} rule is for POST /v1/move",
+                rule.as_str()
+            ),
+        ));
+    }
     let board = request.board.clone().unwrap_or(Value::Null);
     let move_request = MoveRequest {
         player: request.player,

@@ -18,6 +18,7 @@ mod protection;
 mod review;
 mod rules;
 mod socket;
+mod trace;
 mod trust;
 #[path = "../common/words.rs"]
 mod words;

@@ -160,16 +160,20 @@ fn outcome_phrase(
     geometry: Geometry,
     scoring: Scoring,
 ) -> String {
-    let plies = || f64::from(geometry.max_score()) - value.abs();
+    let plies = || {
+        let n = f64::from(geometry.max_score()) - value.abs();
+        if n == 1.0 {
+            "1 ply".to_owned()
+        } else {
+            format!("{} plies", number(n))
+        }
+    };
     match (outcome, scoring) {
         (None, _) => "the static evaluation at the depth limit favours it".to_owned(),
         (Some(Outcome::Draw), _) => "with best play from both sides it is a draw".to_owned(),
-        (Some(Outcome::Win), Scoring::Depth) => format!("it wins in {} plies", number(plies())),
+        (Some(Outcome::Win), Scoring::Depth) => format!("it wins in {}", plies()),
         (Some(Outcome::Loss), Scoring::Depth) => {
-            format!(
-                "every move loses, this one in {} plies, the slowest",
-                number(plies())
-            )
+            format!("every move loses, this one in {}, the slowest", plies())
         }
         (Some(Outcome::Win), Scoring::Classic) => "it forces a win".to_owned(),
         (Some(Outcome::Loss), Scoring::Classic) => "every move loses against best play".to_owned(),

@@ -4,7 +4,7 @@ use std::hash::Hash;
 
 use super::Leaf;
 use super::tree::FlatTree;
-use crate::engine::{Player, Position, Scoring, game_result};
+use crate::engine::{Player, Position, Scoring};
 
 /// What the search needs of a tree. Values are from MAX's point of view (the root's mover).
 pub(super) trait Game {
@@ -65,24 +65,51 @@ impl Game for TreeGame {
     }
 }
 
-/// The game tree of a position: MAX is the side to move at the root.
+/// The game tree of a position: MAX is the side to move at the root. Its own light nodes
+/// (the cells and the side to move) and the lines through each cell, so that a node costs a
+/// copy of the cells and a look at the lines through the last move, whatever the board's size.
 pub(super) struct PositionGame {
-    pub root: Position,
-    pub scoring: Scoring,
+    root: Position,
+    scoring: Scoring,
+    /// The indices in `geometry.line_list()` of the lines through each cell.
+    lines_through: Vec<Vec<usize>>,
 }
 
-/// A node of a position's game tree: a position in play, or a finished game and its winner.
-pub(super) enum PositionState {
-    InPlay(Position),
-    Over {
-        winner: Option<Player>,
-        to_move: Player,
-    },
+/// A node of a position's game tree: the cells, the side to move, and how the game ended if it
+/// did (`Some(None)` for a draw).
+pub(super) struct PositionState {
+    cells: Vec<Option<Player>>,
+    to_move: Player,
+    over: Option<Option<Player>>,
 }
 
 impl PositionGame {
+    /// The game tree of `root` under freestyle rules (k or more in a row wins).
+    pub fn new(root: Position, scoring: Scoring) -> Self {
+        let geometry = root.geometry();
+        let mut lines_through = vec![Vec::new(); geometry.cells()];
+        for (i, line) in geometry.line_list().iter().enumerate() {
+            for &cell in line {
+                lines_through[cell].push(i);
+            }
+        }
+        Self {
+            root,
+            scoring,
+            lines_through,
+        }
+    }
+
     fn max_player(&self) -> Player {
         self.root.to_move()
+    }
+
+    /// Whether `player` owns a whole line through `cell`.
+    fn wins_through(&self, cells: &[Option<Player>], cell: usize, player: Player) -> bool {
+        let lines = self.root.geometry().line_list();
+        self.lines_through[cell]
+            .iter()
+            .any(|&l| lines[l].iter().all(|&i| cells[i] == Some(player)))
     }
 
     /// The finished game's value at `depth` plies from the root.
@@ -101,10 +128,9 @@ impl PositionGame {
     /// The static evaluation: the lines still open to MAX (no mark of MIN's on them) minus those
     /// open to MIN, divided by one more than the number of lines, so that it stays strictly
     /// between -1 and 1 and never looks like a proven result.
-    pub fn evaluate(&self, position: &Position) -> f64 {
+    fn evaluate(&self, cells: &[Option<Player>]) -> f64 {
         let max = self.max_player();
-        let lines = position.geometry().line_list();
-        let cells = position.cells();
+        let lines = self.root.geometry().line_list();
         let open = |player: Player| {
             lines
                 .iter()
@@ -113,94 +139,98 @@ impl PositionGame {
         };
         (open(max) - open(max.opponent())) / (lines.len() as f64 + 1.0)
     }
+
+    /// Move ordering, best first: a move that wins at once, then one that blocks the
+    /// opponent's win at once, then the cells on the most lines still open to the mover; ties
+    /// by index.
+    fn order_key(&self, state: &PositionState, cell: usize) -> (u8, usize, usize) {
+        let mover = state.to_move;
+        let mut cells = state.cells.clone();
+        let mut wins_for = |player: Player| {
+            cells[cell] = Some(player);
+            let won = self.wins_through(&cells, cell, player);
+            cells[cell] = None;
+            won
+        };
+        let class = if wins_for(mover) {
+            0
+        } else if wins_for(mover.opponent()) {
+            1
+        } else {
+            2
+        };
+        let lines = self.root.geometry().line_list();
+        let open = self.lines_through[cell]
+            .iter()
+            .filter(|&&l| {
+                lines[l]
+                    .iter()
+                    .all(|&i| state.cells[i] != Some(mover.opponent()))
+            })
+            .count();
+        (class, usize::MAX - open, cell)
+    }
 }
 
 impl Game for PositionGame {
     type State = PositionState;
-    type Key = Position;
+    type Key = Vec<Option<Player>>;
 
     fn root(&self) -> PositionState {
-        PositionState::InPlay(self.root.clone())
+        PositionState {
+            cells: self.root.cells().to_vec(),
+            to_move: self.root.to_move(),
+            over: None,
+        }
     }
 
     fn leaf(&self, state: &PositionState, depth: u32, horizon: bool) -> Option<(f64, Leaf)> {
-        match state {
-            PositionState::Over { winner, .. } => Some(self.end_value(*winner, depth)),
-            PositionState::InPlay(position) if horizon => {
-                Some((self.evaluate(position), Leaf::Horizon))
-            }
-            PositionState::InPlay(_) => None,
+        match state.over {
+            Some(winner) => Some(self.end_value(winner, depth)),
+            None if horizon => Some((self.evaluate(&state.cells), Leaf::Horizon)),
+            None => None,
         }
     }
 
     fn children(&self, state: &PositionState, ordering: bool) -> Vec<(usize, PositionState)> {
-        let PositionState::InPlay(position) = state else {
+        if state.over.is_some() {
             return Vec::new();
-        };
-        let mut moves = position.legal_moves();
+        }
+        let mut moves = self.root.geometry().playable_cells(&state.cells);
         if ordering {
-            moves.sort_by_cached_key(|&cell| order_key(position, cell));
+            moves.sort_by_cached_key(|&cell| self.order_key(state, cell));
         }
         moves
             .into_iter()
-            .filter_map(|cell| {
-                let played = position.try_play(cell).ok()?;
-                let child = match played.next {
-                    Some(next) => PositionState::InPlay(next),
-                    None => PositionState::Over {
-                        winner: played.result.and_then(|r| r.winner),
-                        to_move: position.to_move().opponent(),
-                    },
+            .map(|cell| {
+                let mut cells = state.cells.clone();
+                cells[cell] = Some(state.to_move);
+                let over = if self.wins_through(&cells, cell, state.to_move) {
+                    Some(Some(state.to_move))
+                } else if cells.iter().all(Option::is_some) {
+                    Some(None)
+                } else {
+                    None
                 };
-                Some((cell, child))
+                let child = PositionState {
+                    cells,
+                    to_move: state.to_move.opponent(),
+                    over,
+                };
+                (cell, child)
             })
             .collect()
     }
 
     fn is_max(&self, state: &PositionState) -> bool {
-        let to_move = match state {
-            PositionState::InPlay(position) => position.to_move(),
-            PositionState::Over { to_move, .. } => *to_move,
-        };
-        to_move == self.max_player()
+        state.to_move == self.max_player()
     }
 
-    fn key(&self, state: &PositionState) -> Option<Position> {
-        match state {
-            PositionState::InPlay(position) => Some(position.clone()),
-            PositionState::Over { .. } => None,
-        }
+    fn key(&self, state: &PositionState) -> Option<Vec<Option<Player>>> {
+        state.over.is_none().then(|| state.cells.clone())
     }
 
     fn label(&self, _: &PositionState) -> Option<String> {
         None
     }
-}
-
-/// Move ordering, best first: a move that wins at once, then one that blocks the opponent's
-/// win at once, then the cells on the most lines still open to the mover; ties by index.
-fn order_key(position: &Position, cell: usize) -> (u8, usize, usize) {
-    let geometry = position.geometry();
-    let mover = position.to_move();
-    let mut cells = position.cells().to_vec();
-    let wins_for = |player: Player, cells: &mut Vec<Option<Player>>| {
-        cells[cell] = Some(player);
-        let won = game_result(geometry, cells).is_some_and(|r| r.winner == Some(player));
-        cells[cell] = None;
-        won
-    };
-    let class = if wins_for(mover, &mut cells) {
-        0
-    } else if wins_for(mover.opponent(), &mut cells) {
-        1
-    } else {
-        2
-    };
-    let open = geometry
-        .line_list()
-        .iter()
-        .filter(|line| line.contains(&cell))
-        .filter(|line| line.iter().all(|&i| cells[i] != Some(mover.opponent())))
-        .count();
-    (class, usize::MAX - open, cell)
 }

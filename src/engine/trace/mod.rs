@@ -88,7 +88,8 @@ impl Algorithm {
 /// What a trace starts from.
 #[derive(Clone, Debug, PartialEq)]
 pub enum TraceInput {
-    /// A position in play: MAX is its side to move, a move is a cell.
+    /// A position in play: MAX is its side to move, a move is a cell. Traced under freestyle
+    /// rules (k or more in a row wins), whatever the position's rule.
     Position(Position),
     /// A textbook tree: the root is MAX, a move is a child's index from 0.
     Tree(Tree),
@@ -345,13 +346,10 @@ pub struct Trace {
 /// or past the deadline.
 pub fn trace(input: &TraceInput, options: &TraceOptions) -> Result<Trace, TraceError> {
     match input {
-        TraceInput::Position(position) => {
-            let game = PositionGame {
-                root: position.clone(),
-                scoring: options.scoring,
-            };
-            run(&game, options)
-        }
+        TraceInput::Position(position) => run(
+            &PositionGame::new(position.clone(), options.scoring),
+            options,
+        ),
         TraceInput::Tree(tree) => {
             let options = TraceOptions {
                 ordering: false,
