@@ -27,6 +27,13 @@ pub(super) struct Visit {
     pub line: Vec<usize>,
 }
 
+/// What the children of an inner node gave: its value, the move that gave it, and the line.
+struct Searched {
+    value: f64,
+    best: Option<usize>,
+    line: Vec<usize>,
+}
+
 /// One run of one algorithm over a game.
 pub(super) struct Search<'a, G: Game> {
     game: &'a G,
@@ -118,6 +125,70 @@ impl<'a, G: Game> Search<'a, G> {
         Ok(())
     }
 
+    /// The record of a node about to be searched, when it is listed.
+    fn listed_node(
+        &mut self,
+        state: &G::State,
+        order: u64,
+        (depth, alpha, beta, mv): (u32, f64, f64, Option<usize>),
+    ) -> Option<TraceNode> {
+        if !self.list_to.is_some_and(|d| depth <= d) {
+            return None;
+        }
+        self.listed += 1;
+        Some(TraceNode {
+            order,
+            mv,
+            label: self.game.label(state),
+            depth,
+            side: if self.game.is_max(state) {
+                Side::Max
+            } else {
+                Side::Min
+            },
+            alpha,
+            beta,
+            value: 0.0,
+            best: None,
+            leaf: None,
+            cutoff: None,
+            table: None,
+            nodes: 1,
+            summarised: false,
+            children: Vec::new(),
+        })
+    }
+
+    /// Looks the node up in the table: narrows the window by a stored bound, and gives the
+    /// stored value when it settles the node.
+    fn probe(
+        &mut self,
+        key: Option<&G::Key>,
+        window: &mut (f64, f64),
+        node: &mut Option<TraceNode>,
+    ) -> Option<Entry> {
+        let entry = key.and_then(|k| self.table.get(k)).copied()?;
+        self.table_hits += 1;
+        match entry.bound {
+            TableBound::Exact => {}
+            TableBound::Lower => window.0 = window.0.max(entry.value),
+            TableBound::Upper => window.1 = window.1.min(entry.value),
+        }
+        let settled = entry.bound == TableBound::Exact || window.0 >= window.1;
+        if let Some(node) = node {
+            node.table = Some(TableHit {
+                bound: entry.bound,
+                value: entry.value,
+                settled,
+            });
+            if settled {
+                node.value = entry.value;
+                node.best = entry.best;
+            }
+        }
+        settled.then_some(entry)
+    }
+
     fn visit(
         &mut self,
         state: &G::State,
@@ -128,27 +199,7 @@ impl<'a, G: Game> Search<'a, G> {
     ) -> Result<Visit, TraceError> {
         self.enter(depth)?;
         let order = self.nodes - 1;
-        let is_max = self.game.is_max(state);
-        let mut node = self.list_to.is_some_and(|d| depth <= d).then(|| {
-            self.listed += 1;
-            TraceNode {
-                order,
-                mv,
-                label: self.game.label(state),
-                depth,
-                side: if is_max { Side::Max } else { Side::Min },
-                alpha,
-                beta,
-                value: 0.0,
-                best: None,
-                leaf: None,
-                cutoff: None,
-                table: None,
-                nodes: 1,
-                summarised: false,
-                children: Vec::new(),
-            }
-        });
+        let mut node = self.listed_node(state, order, (depth, alpha, beta, mv));
         let horizon = self.options.max_depth == Some(depth);
         if let Some((value, leaf)) = self.game.leaf(state, depth, horizon) {
             self.horizon |= leaf == Leaf::Horizon;
@@ -165,44 +216,63 @@ impl<'a, G: Game> Search<'a, G> {
         let key = (self.algorithm == Algorithm::AlphaBetaTable)
             .then(|| self.game.key(state))
             .flatten();
-        let (mut alpha, mut beta) = (alpha, beta);
-        if let Some(entry) = key.as_ref().and_then(|k| self.table.get(k)).copied() {
-            self.table_hits += 1;
-            match entry.bound {
-                TableBound::Exact => {}
-                TableBound::Lower => alpha = alpha.max(entry.value),
-                TableBound::Upper => beta = beta.min(entry.value),
-            }
-            let settled = entry.bound == TableBound::Exact || alpha >= beta;
-            if let Some(node) = &mut node {
-                node.table = Some(TableHit {
-                    bound: entry.bound,
-                    value: entry.value,
-                    settled,
-                });
-            }
-            if settled {
-                if let Some(node) = &mut node {
-                    node.value = entry.value;
-                    node.best = entry.best;
-                }
-                return Ok(Visit {
-                    value: entry.value,
-                    node,
-                    line: entry.best.into_iter().collect(),
-                });
-            }
+        let mut window = (alpha, beta);
+        if let Some(entry) = self.probe(key.as_ref(), &mut window, &mut node) {
+            return Ok(Visit {
+                value: entry.value,
+                node,
+                line: entry.best.into_iter().collect(),
+            });
         }
-        let window = (alpha, beta);
+        let searched = self.children(state, depth, window, &mut node)?;
+        if let Some(key) = key {
+            let bound = if searched.value <= window.0 {
+                TableBound::Upper
+            } else if searched.value >= window.1 {
+                TableBound::Lower
+            } else {
+                TableBound::Exact
+            };
+            let entry = Entry {
+                value: searched.value,
+                bound,
+                best: searched.best,
+            };
+            self.table.insert(key, entry);
+        }
+        if let Some(node) = &mut node {
+            node.value = searched.value;
+            node.best = searched.best;
+            node.nodes = self.nodes - order;
+        }
+        Ok(Visit {
+            value: searched.value,
+            node,
+            line: searched.line,
+        })
+    }
+
+    /// Searches the children of an inner node within `window`, recording them and the cutoff
+    /// in `node` when it is listed.
+    fn children(
+        &mut self,
+        state: &G::State,
+        depth: u32,
+        (mut alpha, mut beta): (f64, f64),
+        node: &mut Option<TraceNode>,
+    ) -> Result<Searched, TraceError> {
+        let is_max = self.game.is_max(state);
         let children = self.game.children(state, self.options.ordering);
         let prunes = self.algorithm != Algorithm::Minimax;
-        let mut best = if is_max {
-            f64::NEG_INFINITY
-        } else {
-            f64::INFINITY
+        let mut best = Searched {
+            value: if is_max {
+                f64::NEG_INFINITY
+            } else {
+                f64::INFINITY
+            },
+            best: None,
+            line: Vec::new(),
         };
-        let mut best_move = None;
-        let mut line = Vec::new();
         for (i, (m, child)) in children.iter().enumerate() {
             let (a, b) = if prunes {
                 (alpha, beta)
@@ -210,30 +280,30 @@ impl<'a, G: Game> Search<'a, G> {
                 (f64::NEG_INFINITY, f64::INFINITY)
             };
             let visit = self.visit(child, depth + 1, a, b, Some(*m))?;
-            if let Some(node) = &mut node {
+            if let Some(node) = node {
                 match visit.node {
                     Some(child) => node.children.push(child),
                     None => node.summarised = true,
                 }
             }
-            if (is_max && visit.value > best) || (!is_max && visit.value < best) {
-                best = visit.value;
-                best_move = Some(*m);
+            if (is_max && visit.value > best.value) || (!is_max && visit.value < best.value) {
+                best.value = visit.value;
+                best.best = Some(*m);
                 if self.keep_lines {
-                    line = once(*m).chain(visit.line).collect();
+                    best.line = once(*m).chain(visit.line).collect();
                 }
             }
             if !prunes {
                 continue;
             }
             if is_max {
-                alpha = alpha.max(best);
+                alpha = alpha.max(best.value);
             } else {
-                beta = beta.min(best);
+                beta = beta.min(best.value);
             }
             if alpha >= beta && i + 1 < children.len() {
                 self.cutoffs += 1;
-                if let Some(node) = &mut node {
+                if let Some(node) = node {
                     node.cutoff = Some(Cutoff {
                         by: if is_max {
                             CutoffBound::Beta
@@ -250,34 +320,8 @@ impl<'a, G: Game> Search<'a, G> {
         }
         if children.is_empty() {
             // Never reached: a position in play has a move and an inner textbook node a child.
-            best = 0.0;
+            best.value = 0.0;
         }
-        if let Some(key) = key {
-            let bound = if best <= window.0 {
-                TableBound::Upper
-            } else if best >= window.1 {
-                TableBound::Lower
-            } else {
-                TableBound::Exact
-            };
-            self.table.insert(
-                key,
-                Entry {
-                    value: best,
-                    bound,
-                    best: best_move,
-                },
-            );
-        }
-        if let Some(node) = &mut node {
-            node.value = best;
-            node.best = best_move;
-            node.nodes = self.nodes - order;
-        }
-        Ok(Visit {
-            value: best,
-            node,
-            line,
-        })
+        Ok(best)
     }
 }
