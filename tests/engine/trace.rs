@@ -232,7 +232,7 @@ fn cutoffs(node: &TraceNode, path: &mut Vec<usize>, out: &mut Vec<Cut>) {
             cut.alpha >= cut.beta,
             "α ≥ β at the cutoff at {path:?}: {cut:?}"
         );
-        let expected = if node.depth % 2 == 0 {
+        let expected = if node.depth.is_multiple_of(2) {
             CutoffBound::Beta
         } else {
             CutoffBound::Alpha

@@ -53,7 +53,7 @@ impl Game for TreeGame {
     }
 
     fn is_max(&self, &state: &usize) -> bool {
-        self.0.nodes[state].depth % 2 == 0
+        self.0.nodes[state].depth.is_multiple_of(2)
     }
 
     fn key(&self, _: &usize) -> Option<()> {

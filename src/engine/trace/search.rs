@@ -113,7 +113,7 @@ impl<'a, G: Game> Search<'a, G> {
                 algorithm: self.algorithm,
             });
         }
-        if self.nodes % 4096 == 0
+        if self.nodes.is_multiple_of(4096)
             && (self.options.cancel.is_cancelled()
                 || self
                     .options
@@ -132,7 +132,7 @@ impl<'a, G: Game> Search<'a, G> {
         order: u64,
         (depth, alpha, beta, mv): (u32, f64, f64, Option<usize>),
     ) -> Option<TraceNode> {
-        if !self.list_to.is_some_and(|d| depth <= d) {
+        if self.list_to.is_none_or(|d| depth > d) {
             return None;
         }
         self.listed += 1;

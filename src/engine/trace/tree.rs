@@ -81,7 +81,7 @@ impl Tree {
         let mut level: Vec<Self> = leaves.iter().map(|&v| Self::Leaf(v)).collect();
         let mut count = leaves.len();
         while count > 1 {
-            if count % branching != 0 {
+            if !count.is_multiple_of(branching) {
                 return Err(TreeError::LeafCount {
                     branching,
                     leaves: leaves.len(),
