@@ -86,20 +86,22 @@ export async function traceTests({ browser, base, check, log, watchPage, request
 
     // The learner's own α and β.
     await page.check('#trace-quiz');
-    for (let i = 0; i < 1; i++) await press('#trace-forward');
+    await press('#trace-forward');
     check(label('the quiz asks on entering B'), await page.$eval('#trace-quiz-form', (f) => !f.hidden));
     await page.fill('#trace-quiz-alpha', '-inf');
     await page.fill('#trace-quiz-beta', 'inf');
     await page.press('#trace-quiz-beta', 'Enter');
     check(label('a right α and β are confirmed'), (await text(page, '#trace-quiz-result')) === 'Right.', await text(page, '#trace-quiz-result'));
-    // C is entered at step 15 (A B D H h I i d E J j K k e b, then C).
-    for (let i = 0; i < 13; i++) await press('#trace-forward');
-    check(label('step 15 enters C'), (await text(page, '#trace-now')).startsWith('Enter C'), await text(page, '#trace-now'));
+    // C is entered at step 16 (enter A B D H, leave H, enter I, leave I D, enter E J, leave J,
+    // enter K, leave K E B, then enter C).
+    for (let i = 0; i < 14; i++) await press('#trace-forward');
+    check(label('step 16 enters C'), (await text(page, '#trace-now')).startsWith('Enter C'), await text(page, '#trace-now'));
     await page.fill('#trace-quiz-alpha', '-inf');
     await page.fill('#trace-quiz-beta', 'inf');
     await page.click('#trace-quiz-form button[type="submit"]');
     check(label('a wrong α is corrected: α = 4 on entry to C'), (await text(page, '#trace-quiz-result')).includes('α = 4, β = +∞'), await text(page, '#trace-quiz-result'));
     await page.uncheck('#trace-quiz');
+    check(label('the quiz hides when unticked'), await page.$eval('#trace-quiz-form', (f) => getComputedStyle(f).display === 'none'));
 
     // --- the position on the board: the empty 3 x 3 under alpha-beta
     await page.selectOption('#trace-algorithm', 'alphabeta');
