@@ -1096,6 +1096,11 @@
   ruleSel.addEventListener('change', newGame);
   zoomBtn.addEventListener('click', toggleZoom);
   window.addEventListener('resize', updateZoom);
+  // For the search-tree view (trace.js): the position on the board, read-only.
+  window.minimaxPosition = () => ({
+    cells: game.cells.slice(), rows: game.rows, cols: game.cols, k: game.k,
+    gravity: game.gravity, over: game.result !== null,
+  });
   analysisBox.addEventListener('change', () => {
     if (!analysisBox.checked) { abortAnalysis(); render(); return; }
     refreshAnalysis();

@@ -19,6 +19,7 @@ mod move_stream;
 mod page;
 mod play_route;
 mod review_route;
+mod trace_route;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -261,6 +262,7 @@ fn api_router() -> OpenApiRouter<AppState> {
         .merge(connect4_route::router())
         .merge(play_route::router())
         .merge(review_route::router())
+        .merge(trace_route::router())
         .merge(health::router())
 }
 

@@ -1,5 +1,6 @@
 //! The page to play on, served from the binary with no CDN: the HTML at `/`, its script at
-//! `/static/app.js` and its style sheet at `/static/app.css`.
+//! `/static/app.js` and its style sheet at `/static/app.css`, and the search-tree view's
+//! `/static/trace.js` and `/static/trace.css`.
 //!
 //! The page has no inline script or style, so its Content-Security-Policy allows scripts and
 //! styles from this origin only (no `'unsafe-inline'`). Each file carries a strong `ETag` (a hash
@@ -46,6 +47,15 @@ static SCRIPT: Asset = Asset::new(
 );
 static STYLE: Asset = Asset::new(
     include_str!("../../static/app.css"),
+    "text/css; charset=utf-8",
+);
+
+static TRACE_SCRIPT: Asset = Asset::new(
+    include_str!("../../static/trace.js"),
+    "text/javascript; charset=utf-8",
+);
+static TRACE_STYLE: Asset = Asset::new(
+    include_str!("../../static/trace.css"),
     "text/css; charset=utf-8",
 );
 
@@ -120,6 +130,14 @@ pub fn router() -> Router<AppState> {
         .route(
             "/static/app.css",
             get(|headers: HeaderMap| async move { serve(&STYLE, &headers) }),
+        )
+        .route(
+            "/static/trace.js",
+            get(|headers: HeaderMap| async move { serve(&TRACE_SCRIPT, &headers) }),
+        )
+        .route(
+            "/static/trace.css",
+            get(|headers: HeaderMap| async move { serve(&TRACE_STYLE, &headers) }),
         )
 }
 

@@ -150,6 +150,9 @@ pub enum ProblemCode {
     /// 422: under renju, a cell forbidden to black (an overline, a double-four or a
     /// double-three); the problem's `reason` says which.
     ForbiddenMove,
+    /// 422: `POST /v1/trace` asked for more than a trace may search or read; the detail names
+    /// the limit.
+    TraceTooLarge,
     /// 404: no such route.
     NotFound,
     /// 405: the route exists but not for this method.
@@ -194,6 +197,7 @@ impl ProblemCode {
             Self::GameOver => "game_over",
             Self::InvalidMove => "invalid_move",
             Self::ForbiddenMove => "forbidden_move",
+            Self::TraceTooLarge => "trace_too_large",
             Self::NotFound => "not_found",
             Self::MethodNotAllowed => "method_not_allowed",
             Self::BadRequest => "bad_request",
@@ -226,6 +230,7 @@ impl ProblemCode {
             Self::GameOver => "Game over",
             Self::InvalidMove => "Invalid move",
             Self::ForbiddenMove => "Forbidden move",
+            Self::TraceTooLarge => "Too large to trace",
             Self::NotFound => "Not found",
             Self::MethodNotAllowed => "Method not allowed",
             Self::BadRequest => "Bad request",
@@ -257,7 +262,8 @@ impl ProblemCode {
             | Self::WrongPlayer
             | Self::GameOver
             | Self::InvalidMove
-            | Self::ForbiddenMove => StatusCode::UNPROCESSABLE_ENTITY,
+            | Self::ForbiddenMove
+            | Self::TraceTooLarge => StatusCode::UNPROCESSABLE_ENTITY,
             Self::NotFound => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Self::BadRequest => StatusCode::BAD_REQUEST,

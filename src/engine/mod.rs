@@ -40,6 +40,7 @@ mod solved;
 mod solver;
 mod suggest;
 mod tactics;
+pub mod trace;
 
 #[cfg(feature = "serde")]
 pub use analysis::OutcomeOrUnknown;

@@ -21,6 +21,7 @@ mod rules;
 mod socket;
 mod stream_connections;
 mod sweep;
+mod trace;
 mod trust;
 #[path = "../common/words.rs"]
 mod words;

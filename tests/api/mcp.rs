@@ -50,7 +50,13 @@ async fn tool_schemas_are_the_openapi_components() {
     let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
     assert_eq!(
         names,
-        ["suggest_move", "apply_move", "game_status", "review_game"]
+        [
+            "suggest_move",
+            "apply_move",
+            "game_status",
+            "review_game",
+            "explain_move"
+        ]
     );
     let doc = serde_json::to_value(minimax_move::api::openapi()).unwrap();
     let components = &doc["components"]["schemas"];
@@ -59,6 +65,7 @@ async fn tool_schemas_are_the_openapi_components() {
         ("apply_move", "PlayRequest", "PlayResponse"),
         ("game_status", "StatusRequest", "StatusResponse"),
         ("review_game", "ReviewRequest", "ReviewResponse"),
+        ("explain_move", "TraceRequest", "TraceResponse"),
     ] {
         let tool = tools.iter().find(|t| t["name"] == tool).unwrap();
         for (key, component) in [("inputSchema", input), ("outputSchema", output)] {
@@ -392,7 +399,7 @@ async fn tools_json_is_openai_strict_in_the_chat_completions_shape() {
         .await
         .ok_json("GET /v1/tools.json");
     let tools = tools.as_array().unwrap();
-    assert_eq!(tools.len(), 4);
+    assert_eq!(tools.len(), 5);
     for tool in tools {
         assert_eq!(tool["type"], "function");
         let function = &tool["function"];
@@ -424,7 +431,7 @@ async fn tools_json_offers_the_responses_api_shape() {
         .await
         .ok_json("responses");
     let responses = responses.as_array().unwrap();
-    assert_eq!(responses.len(), 4);
+    assert_eq!(responses.len(), 5);
     for (flat, nested) in responses.iter().zip(chat.as_array().unwrap()) {
         assert_eq!(flat["type"], "function");
         assert!(flat.get("function").is_none(), "{flat}");
@@ -805,4 +812,42 @@ async fn review_game_gives_the_post_review_answer_and_its_sentence() {
     assert_eq!(illegal["isError"], true, "{illegal}");
     let text = illegal["content"][0]["text"].as_str().unwrap_or_default();
     assert!(text.starts_with("invalid_move"), "{text}");
+}
+
+#[tokio::test]
+async fn explain_move_says_the_trace_in_a_few_sentences() {
+    let app = TestApp::new();
+    let request =
+        json!({"board": ["O", 1, "X", "X", 4, "X", 6, "O", "O"], "algorithm": "alphabeta"});
+    let result = call(&app, "explain_move", request.clone()).await;
+    assert_eq!(result["isError"], json!(false), "{result}");
+    let mut listed_root = request.clone();
+    listed_root["max_nodes"] = json!(1);
+    let http = post(&app, "/v1/trace", &listed_root)
+        .await
+        .ok_json("POST /v1/trace");
+    assert_eq!(
+        result["structuredContent"], http,
+        "the route's answer, the root alone listed"
+    );
+    let text = result["content"][0]["text"].as_str().unwrap();
+    assert_eq!(text, http["explanation"].as_str().unwrap());
+    assert!(text.starts_with("X plays 4: it wins in 1 ply"), "{text}");
+    assert!(text.contains("1 and 6 lose"), "{text}");
+    assert!(text.contains("Plain minimax visits"), "{text}");
+    let tree = call(
+        &app,
+        "explain_move",
+        json!({"tree": "((3 12 8)(2 4 6)(14 5 2))"}),
+    )
+    .await;
+    let text = tree["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with(
+            "MAX moves to B, worth 3. Against best replies by MIN, C is worth 2 and D is worth 2."
+        ),
+        "{text}"
+    );
+    let refused = call(&app, "explain_move", json!({"tree": [1, []]})).await;
+    assert_eq!(refused["isError"], json!(true), "{refused}");
 }

@@ -6,10 +6,12 @@ use axum::http::{Request, StatusCode, header};
 use crate::helpers::TestApp;
 
 /// Each file of the page with the content type it must be served with.
-const FILES: [(&str, &str); 3] = [
+const FILES: [(&str, &str); 5] = [
     ("/", "text/html; charset=utf-8"),
     ("/static/app.js", "text/javascript; charset=utf-8"),
     ("/static/app.css", "text/css; charset=utf-8"),
+    ("/static/trace.js", "text/javascript; charset=utf-8"),
+    ("/static/trace.css", "text/css; charset=utf-8"),
 ];
 
 /// The directives of a Content-Security-Policy, by name.
@@ -52,8 +54,16 @@ async fn the_page_loads_its_script_and_style_from_files_and_has_nothing_inline()
         html.contains(r#"<link rel="stylesheet" href="static/app.css">"#),
         "the style sheet is a file"
     );
+    assert!(
+        html.contains(r#"<script src="static/trace.js" defer></script>"#),
+        "the search-tree view's script is a file"
+    );
     let lower = html.to_ascii_lowercase();
-    assert_eq!(lower.matches("<script").count(), 1, "one script element");
+    assert_eq!(
+        lower.matches("<script").count(),
+        2,
+        "two script elements, both files"
+    );
     assert!(!lower.contains("<style"), "no style element");
     assert!(!lower.contains(" style="), "no style attribute");
     // Inline event handlers (onclick=, onload=, ...) would need 'unsafe-inline' too.

@@ -1,5 +1,6 @@
 // Browser tests of the game page, in headless Debian chromium, against the real release binary
-// (the gomoku board's own tests are in goban.mjs, run from here).
+// (the gomoku board's own tests are in goban.mjs, the search-tree view's in trace.mjs, both run
+// from here).
 //
 //   node tests/browser/play.mjs          (from the repo root; scripts/ci/browser-test.sh sets it all up)
 //
@@ -16,6 +17,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { gobanTests } from './goban.mjs';
+import { traceTests } from './trace.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = process.env.MINIMAX_BIN || path.join(ROOT, 'target', 'release', 'minimax-move');
@@ -1217,6 +1219,9 @@ async function main() {
 
   // --- gomoku boards (15 x 15 and 20 x 20) on a desktop and a phone: see goban.mjs
   await gobanTests({ browser, base, check, log, settle, checkContrast, watchPage, requests, STEP_MS });
+
+  // --- the "How did it decide?" view, stepping both ways: see trace.mjs
+  await traceTests({ browser, base, check, log, watchPage, requests, STEP_MS });
 
   // --- nothing left the machine, nothing went wrong in the console
   const foreign = requests.filter((u) => {

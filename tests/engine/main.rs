@@ -15,6 +15,7 @@ mod review_invariants;
 mod rules;
 mod small_rules;
 mod tactics;
+mod trace;
 #[path = "../common/words.rs"]
 mod words;
 mod words_read;

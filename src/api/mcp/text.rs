@@ -43,6 +43,10 @@ pub(super) fn answer_text(tool: &str, arguments: &Value, answer: &Value) -> Stri
             board.grid(&answer["board"])
         ),
         "review_game" => board.review_text(answer),
+        "explain_move" => answer["explanation"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned(),
         _ => {
             let turn = answer["to_move"]
                 .as_str()

@@ -1,4 +1,4 @@
-//! The four tools: what each is called and does, its input and output schemas (the OpenAPI
+//! The five tools: what each is called and does, its input and output schemas (the OpenAPI
 //! components of its REST twin, with every `$ref` inlined), and running it.
 
 use std::sync::Arc;
@@ -7,7 +7,7 @@ use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::{Map, Value, json};
 
 use crate::api::wire::parse_request;
-use crate::api::{ApiError, AppState, answer, play_route, review_route};
+use crate::api::{ApiError, AppState, answer, play_route, review_route, trace_route};
 
 /// One tool: its name, the OpenAPI components of its input and output, its description.
 pub(super) struct ToolSpec {
@@ -18,7 +18,7 @@ pub(super) struct ToolSpec {
 }
 
 /// The tools, in the order they are listed.
-pub(super) const TOOLS: [ToolSpec; 4] = [
+pub(super) const TOOLS: [ToolSpec; 5] = [
     ToolSpec {
         name: "suggest_move",
         input: "MoveRequest",
@@ -77,6 +77,22 @@ pub(super) const TOOLS: [ToolSpec; 4] = [
          player's tally and accuracy, the turning point and one sentence to tell the user. \
          Errors name the first illegal move (invalid_move with its number and cell).",
     },
+    ToolSpec {
+        name: "explain_move",
+        input: "TraceRequest",
+        output: "TraceResponse",
+        description: "Explains how minimax decides, in a few sentences to tell the user: pass a \
+         small position (board, and rows, cols, k, gravity for boards other than 3 × 3) or a \
+         textbook tree (tree as nested arrays of leaf values such as [[[-1,4],[2,6]],[[-3,-5],[0,7]]] \
+         or text such as \"((3 12 8)(2 4 6)(14 5 2))\", or branching with leaves). Returns the move \
+         chosen and its value (from the view of the side to move, MAX), every alternative with its \
+         exact value and outcome (why it loses or draws), and how many nodes plain minimax, \
+         alpha-beta and alpha-beta with a table visit (what pruning saves); explanation holds the \
+         sentences. algorithm (minimax, alphabeta, alphabeta_table), ordering, scoring (depth or \
+         classic) and max_depth choose the search; root lists the search tree down to max_nodes \
+         nodes (1 when absent: the root alone). Boards whose search passes 2,000,000 nodes are \
+         refused with trace_too_large: give max_depth.",
+    },
 ];
 
 /// Runs a tool on its arguments, exactly as its REST twin would.
@@ -95,6 +111,17 @@ pub(super) async fn run(state: &AppState, tool: &str, arguments: Value) -> Resul
         "review_game" => {
             let request = review_route::parse_review(arguments)?;
             to_value(review_route::review_bounded(state, request).await?)
+        }
+        "explain_move" => {
+            let mut arguments = arguments;
+            // A chatbot needs the sentences and the root's alternatives, not the whole tree.
+            if let Some(fields) = arguments.as_object_mut()
+                && fields.get("max_nodes").is_none_or(Value::is_null)
+            {
+                fields.insert("max_nodes".to_owned(), json!(1));
+            }
+            let request = trace_route::parse_trace(arguments)?;
+            to_value(trace_route::trace_bounded(state, request).await?)
         }
         _ => Err(ApiError::NotFound),
     }
@@ -145,36 +172,43 @@ fn openapi_schemas() -> Map<String, Value> {
 /// `type` a single type (`["integer", "null"]` becomes an `anyOf`), the form that tool-schema
 /// dialects with a single `type` read.
 fn component(schemas: &Map<String, Value>, name: &str) -> Value {
-    fn inline(value: &Value, schemas: &Map<String, Value>, depth: usize) -> Value {
+    /// Inlines `value`; `within` names the components being inlined around it, so that a
+    /// component met again inside itself (a tree's children) becomes a schema that only
+    /// describes it, instead of inlining for ever.
+    fn inline(value: &Value, schemas: &Map<String, Value>, within: &mut Vec<String>) -> Value {
         match value {
             Value::Object(map) => {
                 if let Some(Value::String(target)) = map.get("$ref")
                     && let Some(name) = target.strip_prefix("#/components/schemas/")
-                    && depth < 16
                 {
-                    let mut resolved = inline(&schemas[name], schemas, depth + 1);
+                    if within.iter().any(|n| n == name) {
+                        return json!({"description": format!("A {name}, as above.")});
+                    }
+                    within.push(name.to_owned());
+                    let mut resolved = inline(&schemas[name], schemas, within);
+                    within.pop();
                     // Keep siblings of the reference (a description, say).
                     if let Value::Object(resolved_map) = &mut resolved {
                         for (key, v) in map.iter().filter(|(k, _)| *k != "$ref") {
-                            resolved_map.insert(key.clone(), inline(v, schemas, depth));
+                            resolved_map.insert(key.clone(), inline(v, schemas, within));
                         }
                     }
                     return resolved;
                 }
                 let mut map: Map<String, Value> = map
                     .iter()
-                    .map(|(k, v)| (k.clone(), inline(v, schemas, depth)))
+                    .map(|(k, v)| (k.clone(), inline(v, schemas, within)))
                     .collect();
                 single_types(&mut map);
                 Value::Object(map)
             }
             Value::Array(items) => {
-                Value::Array(items.iter().map(|v| inline(v, schemas, depth)).collect())
+                Value::Array(items.iter().map(|v| inline(v, schemas, within)).collect())
             }
             other => other.clone(),
         }
     }
-    inline(&schemas[name], schemas, 0)
+    inline(&schemas[name], schemas, &mut vec![name.to_owned()])
 }
 
 /// Rewrites `{"type": ["integer", "null"], "minimum": 1, "description": d}` as
