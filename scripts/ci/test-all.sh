@@ -28,6 +28,11 @@ cargo clippy --no-default-features --lib -- -D warnings
 step "tests (unit, integration, doctests)"
 cargo test
 
+step "slow tier: the exhaustive sweeps, #[ignore]d by cargo test and named slow_*"
+cargo test --lib -- --ignored slow_
+cargo test --test engine -- --ignored slow_
+cargo test --test api -- --ignored slow_
+
 step "docs (warnings denied)"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps
 

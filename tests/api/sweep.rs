@@ -36,7 +36,8 @@ fn answered(response: &TestResponse, context: &str) -> bool {
 }
 
 #[tokio::test]
-async fn every_geometry_the_schema_allows_is_answered_or_refused_with_a_422() {
+#[ignore = "slow tier: cargo test --test api -- --ignored slow_"]
+async fn slow_every_geometry_the_schema_allows_is_answered_or_refused_with_a_422() {
     let app = TestApp::new();
     let (mut moves, mut reviews, mut refused) = (0, 0, 0);
     for rows in 1..=20_usize {

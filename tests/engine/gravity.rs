@@ -266,7 +266,8 @@ fn check_against_oracle(board: &mut Plain, memo: &mut HashMap<Vec<u8>, i32>) {
 }
 
 #[test]
-fn every_4x4_position_matches_a_plain_minimax_on_every_column() {
+#[ignore = "slow tier: cargo test --test engine -- --ignored slow_"]
+fn slow_every_4x4_position_matches_a_plain_minimax_on_every_column() {
     let positions = every_position(4, 4, 4);
     assert!(positions.len() > 10_000, "{} positions", positions.len());
     let mut memo = HashMap::new();
@@ -276,7 +277,8 @@ fn every_4x4_position_matches_a_plain_minimax_on_every_column() {
 }
 
 #[test]
-fn every_5x4_position_matches_a_plain_minimax() {
+#[ignore = "slow tier: cargo test --test engine -- --ignored slow_"]
+fn slow_every_5x4_position_matches_a_plain_minimax() {
     // Five rows and four columns: every position's value by the root solve, and every column
     // of every thirteenth position.
     let (rows, cols) = (5, 4);
@@ -295,7 +297,8 @@ fn every_5x4_position_matches_a_plain_minimax() {
 }
 
 #[test]
-fn random_5x5_and_6x5_positions_match_a_plain_minimax() {
+#[ignore = "slow tier: cargo test --test engine -- --ignored slow_"]
+fn slow_random_5x5_and_6x5_positions_match_a_plain_minimax() {
     // (rows, cols, stones played at random first, positions): late enough for the oracle.
     let mut random = Random(0x5eed_0005);
     for (rows, cols, stones, count) in [(5, 5, 11, 200), (5, 6, 16, 150), (6, 5, 16, 150)] {
@@ -775,7 +778,8 @@ fn random_late_position(random: &mut Random, board: &mut Plain, empty: usize) ->
 }
 
 #[test]
-fn boards_with_a_side_of_17_to_20_match_a_plain_minimax_near_the_end() {
+#[ignore = "slow tier: cargo test --test engine -- --ignored slow_"]
+fn slow_boards_with_a_side_of_17_to_20_match_a_plain_minimax_near_the_end() {
     let mut random = Random(0x2545_f491_4f6c_dd1d);
     // Long sides exist for k = 5 only (the geometries the engine takes).
     let sizes = [

@@ -218,7 +218,8 @@ fn random_position(
 }
 
 #[test]
-fn every_move_on_small_boards_matches_a_plain_minimax_under_each_rule() {
+#[ignore = "slow tier: cargo test --test engine -- --ignored slow_"]
+fn slow_every_move_on_small_boards_matches_a_plain_minimax_under_each_rule() {
     let mut rng = ChaCha8Rng::seed_from_u64(5);
     // (rows, cols, stones, positions): about a dozen empty cells each, so the oracle stays fast.
     let boards = [(3, 5, 3, 3), (4, 5, 8, 4), (5, 5, 13, 4), (5, 6, 18, 3)];

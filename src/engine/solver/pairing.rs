@@ -325,7 +325,8 @@ pub(super) mod tests {
     }
 
     #[test]
-    fn a_black_pairing_under_renju_is_a_proof_that_white_cannot_win() {
+    #[ignore = "slow tier: cargo test --lib -- --ignored slow_"]
+    fn slow_a_black_pairing_under_renju_is_a_proof_that_white_cannot_win() {
         let mut seed = 3_u64;
         let mut found = 0;
         for (rows, cols, stones) in [(5_u64, 5_u64, 11_usize), (5, 5, 13), (5, 6, 17), (6, 6, 23)] {
