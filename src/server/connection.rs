@@ -248,7 +248,7 @@ impl Connection {
 
     /// Watches an HTTP/1 request unanswered for [`WATCH_AFTER`] for a client that left: once
     /// the client's side is closed, writes [`CONTINUE`] once, and reports the client gone when
-    /// the socket then has an error (its reset).
+    /// the socket then has an error (the reset a closed socket answers with).
     pub(super) fn watch_client(&self, stream: &TcpStream, now: Instant) -> ClientWatch {
         let mut activity = self.activity();
         let Some(since) = activity.unanswered_since else {
@@ -261,6 +261,11 @@ impl Connection {
             return ClientWatch::Again(Some(since + WATCH_AFTER));
         }
         let again = ClientWatch::Again(Some(now + WATCH_AFTER));
+        // The reset of a client that left: the kernel keeps it as the socket's error, since a
+        // read of a stream whose end has arrived reports only the end.
+        if !matches!(stream.take_error(), Ok(None)) {
+            return ClientWatch::Gone;
+        }
         let mut byte = [std::mem::MaybeUninit::<u8>::uninit(); 1];
         match socket2::SockRef::from(stream).peek(&mut byte) {
             // The client's side is closed (or half-closed): hyper no longer reads.
@@ -275,7 +280,9 @@ impl Connection {
         }
         // Under the lock: the answer cannot be handed to hyper meanwhile, so the interim answer
         // goes out whole before it.
-        match stream.try_write(CONTINUE) {
+        // A plain send, not tokio's `try_write`, which answers `WouldBlock` until the runtime has
+        // seen the socket writable since its last write.
+        match socket2::SockRef::from(stream).send(CONTINUE) {
             Ok(n) if n == CONTINUE.len() => {
                 activity.probed = true;
                 ClientWatch::Again(Some(now + WATCH_AFTER / 5))
