@@ -126,6 +126,8 @@ impl AppState {
     #[must_use]
     pub fn new(settings: Settings) -> Self {
         let searches = Arc::new(Semaphore::new(settings.max_searches.max(1)));
+        // Each search slot keeps one table of each kind: made once, never freed and remade.
+        crate::engine::keep_tables_for(settings.max_searches.max(1));
         Self {
             inner: Arc::new(Inner {
                 settings,

@@ -12,7 +12,7 @@ use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use axum::http::{HeaderMap, HeaderValue, header};
-use axum::response::sse::{Event, Sse};
+use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use tokio::sync::{mpsc, watch};
@@ -112,7 +112,11 @@ pub(crate) async fn stream(state: AppState, request: ValidRequest) -> Result<Res
         receiver,
         _search: AbortOnDrop(task.abort_handle()),
     };
-    let mut response = Sse::new(events).into_response();
+    // A comment every second while the search runs: a client that left (an HTTP/1 client's
+    // closed side says nothing, see src/server/connection.rs) answers the writes with a reset.
+    let mut response = Sse::new(events)
+        .keep_alive(KeepAlive::new().interval(std::time::Duration::from_secs(1)))
+        .into_response();
     let headers = response.headers_mut();
     // An answer to one position at one moment: never stored (axum's default is `no-cache`).
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));

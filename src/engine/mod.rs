@@ -47,6 +47,7 @@ pub use analysis::OutcomeOrUnknown;
 pub use analysis::{Analysis, Evaluation, MoveScore, Outcome, Scoring, Value, best_of};
 pub use cancel::Cancel;
 pub use choose::{Difficulty, TieBreak, choose, immediate_wins};
+pub use core::pool::keep_tables_for;
 pub use explain::{cell_name, explanation, in_a_row, line_name, rounded};
 pub use game::renju;
 pub use game::{

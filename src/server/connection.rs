@@ -11,6 +11,15 @@
 //! - **idle**: between requests (HTTP/1 keep-alive, or HTTP/2 with no stream open): closed after
 //!   `keep_alive_timeout` (an HTTP/2 connection gets a GOAWAY first).
 //!
+//! An HTTP/1 client may shut its sending side once its request is sent and still read the
+//! answer (a half-closed connection): hyper keeps answering after the end of the client's
+//! stream (`half_close`). The end of that stream no longer tells that the client left, so a
+//! request still unanswered after [`WATCH_AFTER`] is watched: once the client's side is seen
+//! closed, the connection writes one interim `100 Continue` (which HTTP/1.1 clients skip) ahead
+//! of the answer. A client that only half-closed takes it; a client that closed its socket
+//! answers it with a reset, and the connection is dropped with its request, which cancels its
+//! search.
+//!
 //! While the server drains, HTTP/1 answers carry `Connection: close`, idle connections are closed
 //! once they have been quiet for [`DRAIN_QUIET`] (a request that arrives before that is answered),
 //! and HTTP/2 connections get a GOAWAY at once (the streams they have open finish).
@@ -42,6 +51,14 @@ pub const DRAIN_QUIET: Duration = Duration::from_secs(1);
 /// How long a connection being closed gracefully (an HTTP/2 GOAWAY, an answer still being
 /// written) may take before it is dropped.
 pub const CLOSE_TIMEOUT: Duration = Duration::from_secs(1);
+
+/// How long an HTTP/1 request may go unanswered before its connection is watched for a client
+/// that closed its side (a lookup is answered well before), and how often it is looked at.
+pub const WATCH_AFTER: Duration = Duration::from_millis(50);
+
+/// The interim answer written to a client whose side has closed while its request runs: a
+/// write that a client that left answers with a reset.
+const CONTINUE: &[u8] = b"HTTP/1.1 100 Continue\r\n\r\n";
 
 const H2_PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
 
@@ -77,6 +94,19 @@ struct Activity {
     any_byte: bool,
     protocol: Protocol,
     evicted: bool,
+    /// When the current HTTP/1 request started, until its answer is handed to hyper.
+    unanswered_since: Option<Instant>,
+    /// Whether the interim answer was written for the current request.
+    probed: bool,
+}
+
+/// What the watch of an unanswered HTTP/1 request found (see [`Connection::watch_client`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum ClientWatch {
+    /// Nothing to watch, or nothing seen: look again at this instant, if any.
+    Again(Option<Instant>),
+    /// The client closed its socket: drop the connection and its request.
+    Gone,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,6 +165,8 @@ impl Connection {
                 any_byte: false,
                 protocol: Protocol::Unknown(0),
                 evicted: false,
+                unanswered_since: None,
+                probed: false,
             }),
             write_blocked: AtomicBool::new(false),
             changed: Notify::new(),
@@ -201,9 +233,64 @@ impl Connection {
         let mut activity = self.activity();
         activity.in_flight += 1;
         activity.head_started = None;
+        activity.unanswered_since = Some(Instant::now());
+        activity.probed = false;
         drop(activity);
         self.changed.notify_one();
         InFlight(Arc::clone(self))
+    }
+
+    /// The request's answer is handed to hyper, which writes it from now on: no interim answer
+    /// may be written after this (the lock orders the two).
+    fn answer_ready(&self) {
+        self.activity().unanswered_since = None;
+    }
+
+    /// Watches an HTTP/1 request unanswered for [`WATCH_AFTER`] for a client that left: once
+    /// the client's side is closed, writes [`CONTINUE`] once, and reports the client gone when
+    /// the socket then has an error (the reset a closed socket answers with).
+    pub(super) fn watch_client(&self, stream: &TcpStream, now: Instant) -> ClientWatch {
+        let mut activity = self.activity();
+        let Some(since) = activity.unanswered_since else {
+            return ClientWatch::Again(None);
+        };
+        if activity.protocol != Protocol::Http1 {
+            return ClientWatch::Again(None);
+        }
+        if now < since + WATCH_AFTER {
+            return ClientWatch::Again(Some(since + WATCH_AFTER));
+        }
+        let again = ClientWatch::Again(Some(now + WATCH_AFTER));
+        // The reset of a client that left: the kernel keeps it as the socket's error, since a
+        // read of a stream whose end has arrived reports only the end.
+        if !matches!(stream.take_error(), Ok(None)) {
+            return ClientWatch::Gone;
+        }
+        let mut byte = [std::mem::MaybeUninit::<u8>::uninit(); 1];
+        match socket2::SockRef::from(stream).peek(&mut byte) {
+            // The client's side is closed (or half-closed): hyper no longer reads.
+            Ok(0) => {}
+            // Bytes hyper has not read yet (the body, or a pipelined request), or none.
+            Ok(_) => return again,
+            Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => return again,
+            Err(_) => return ClientWatch::Gone,
+        }
+        if activity.probed || self.write_blocked.load(Ordering::Relaxed) {
+            return again;
+        }
+        // Under the lock: the answer cannot be handed to hyper meanwhile, so the interim answer
+        // goes out whole before it.
+        // A plain send, not tokio's `try_write`, which answers `WouldBlock` until the runtime has
+        // seen the socket writable since its last write.
+        match socket2::SockRef::from(stream).send(CONTINUE) {
+            Ok(n) if n == CONTINUE.len() => {
+                activity.probed = true;
+                ClientWatch::Again(Some(now + WATCH_AFTER / 5))
+            }
+            Err(error) if error.kind() == std::io::ErrorKind::WouldBlock => again,
+            // Part of it, or an error: the connection cannot carry an answer any more.
+            _ => ClientWatch::Gone,
+        }
     }
 
     /// Whether no request is in flight and nothing waits to be written: the connection can be
@@ -314,8 +401,10 @@ impl hyper::service::Service<Request<Incoming>> for ConnectionService {
         let http1 = request.version() <= Version::HTTP_11;
         let app = self.app.clone();
         let stopping = self.stopping.clone();
+        let connection = Arc::clone(&self.connection);
         Box::pin(async move {
             let mut response = app.oneshot(request).await?;
+            connection.answer_ready();
             if http1 && *stopping.borrow() {
                 response
                     .headers_mut()
@@ -381,8 +470,15 @@ pub(super) async fn run(
             goaway_sent = true;
             connection.as_mut().graceful_shutdown();
         }
-        let wake = match state.verdict(Instant::now(), &timeouts, draining) {
-            Verdict::Wait(wake) => wake,
+        let now = Instant::now();
+        let wake = match state.verdict(now, &timeouts, draining) {
+            Verdict::Wait(wake) => match state.watch_client(&stream, now) {
+                ClientWatch::Gone => {
+                    tracing::debug!("the client left before its answer; dropping its request");
+                    return;
+                }
+                ClientWatch::Again(watch) => earliest(wake, watch),
+            },
             Verdict::Close(Closing::Idle) if has_unread_bytes(&stream) => {
                 // A request is arriving: let hyper read it. Look again shortly in case it was
                 // only an end of stream.
@@ -407,6 +503,13 @@ pub(super) async fn run(
                 draining = Some(Instant::now());
             }
         }
+    }
+}
+
+fn earliest(a: Option<Instant>, b: Option<Instant>) -> Option<Instant> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
     }
 }
 

@@ -198,7 +198,10 @@ pub async fn serve(
         .http1()
         .timer(TokioTimer::new())
         .header_read_timeout(None)
-        .max_buf_size(MAX_HEAD_BYTES);
+        .max_buf_size(MAX_HEAD_BYTES)
+        // A client that shuts its sending side after its request still gets the answer; the
+        // connection task notices a client that left (connection.rs).
+        .half_close(true);
     builder
         .http2()
         .timer(TokioTimer::new())

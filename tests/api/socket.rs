@@ -481,7 +481,8 @@ async fn searches_whose_clients_hang_up_give_their_slots_back_at_once() {
     .await
     .expect("both searches start");
     drop(clients);
-    // The searches have 10 s to run; they must stop far sooner, as soon as hyper sees the hang-up.
+    // The searches have 10 s to run; they must stop far sooner, as soon as the connection sees
+    // the hang-up (the reset its interim answer gets).
     tokio::time::timeout(Duration::from_secs(3), async {
         while server.state.searches_running() > 0 {
             tokio::time::sleep(Duration::from_millis(5)).await;
@@ -497,6 +498,40 @@ async fn searches_whose_clients_hang_up_give_their_slots_back_at_once() {
         .await
         .unwrap();
     assert_eq!(third.status(), 200, "a slot is free for the next search");
+    server.shutdown.send(()).unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_shuts_its_sending_side_after_its_request_gets_the_answer() {
+    let server = start_server().await;
+    let search = json!({"board": ".".repeat(225), "rows": 15, "cols": 15, "k": 5, "max_depth": 4})
+        .to_string();
+    let search = format!(
+        "POST /v1/move HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{search}",
+        search.len()
+    );
+    for (what, request) in [
+        ("a 3 x 3 lookup", SEED_REQUEST.to_owned()),
+        ("a 15 x 15 search", search),
+    ] {
+        let mut stream = TcpStream::connect(server.address).await.unwrap();
+        stream.write_all(request.as_bytes()).await.unwrap();
+        stream.shutdown().await.expect("shut the sending side");
+        let answer = read_until_closed(&mut stream)
+            .await
+            .unwrap_or_else(|| panic!("{what}: the server closes after answering"));
+        let text = String::from_utf8(answer).unwrap();
+        // A search may be preceded by an interim 100 Continue, which clients skip.
+        let last = text
+            .rsplit("HTTP/1.1 ")
+            .next()
+            .unwrap_or_else(|| panic!("{what}: an answer: {text:?}"));
+        assert!(last.starts_with("200 OK"), "{what}: {text}");
+        let body = last.split_once("\r\n\r\n").unwrap().1;
+        let answer: Value =
+            serde_json::from_str(body).unwrap_or_else(|e| panic!("{what}: {e}: {body}"));
+        assert!(answer["index"].is_u64(), "{what}: {answer}");
+    }
     server.shutdown.send(()).unwrap();
 }
 

@@ -7,10 +7,33 @@
 //! generation lives inside the table's storage ([`Renew`]), so a table always comes back with
 //! its own generation, never another's (under which entries of an earlier search would read as
 //! current). The solver's and the big-board engine's table ([`super::table`]) and the gravity
-//! solver's (`engine::gravity::table`) each have a pool of their own storage type.
+//! solver's (`engine::gravity::table`) and the proof-number search's each have a pool of their
+//! own storage type.
+//!
+//! A server that runs at most `n` searches at once says so with [`keep_tables_for`]: every pool
+//! then keeps up to `n` idle storages (or its own number, if larger). A search holds at most one
+//! storage of each pool, so no pool ever holds more than `n` storages, and none is freed and made
+//! again: the tables are made once, as searches first need them, and the memory they take is
+//! bounded by `n` times the sizes of one of each (what docs/operations.md adds up), with nothing
+//! left behind by the allocator from freeing and reallocating large tables.
 
 use std::ops::{Deref, DerefMut};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
+
+/// The searches a server runs at once (0 until one says, see [`keep_tables_for`]).
+static SEARCHES_AT_ONCE: AtomicUsize = AtomicUsize::new(0);
+
+/// Makes every pool keep up to `searches` idle storages, so that a server running at most
+/// `searches` searches at once never frees a table it would have to make again.
+///
+/// ```
+/// // A server with two search slots: at most two tables of each kind, made once.
+/// minimax_move::engine::keep_tables_for(2);
+/// ```
+pub fn keep_tables_for(searches: usize) {
+    SEARCHES_AT_ONCE.store(searches, Ordering::Relaxed);
+}
 
 /// Storage a [`Pool`] lends: made when no idle one is left, emptied for each search.
 ///
@@ -54,10 +77,16 @@ impl<T: Renew> Pool<T> {
         }
     }
 
+    /// How many idle storages are kept: the pool's own number, or the searches run at once
+    /// when larger.
+    fn keep(&self) -> usize {
+        self.max_idle.max(SEARCHES_AT_ONCE.load(Ordering::Relaxed))
+    }
+
     /// Keeps `storage` for the next search, or frees it (outside the lock) when enough are idle.
     fn give_back(&self, storage: T) {
         let mut idle = self.lock();
-        if idle.len() < self.max_idle {
+        if idle.len() < self.keep() {
             idle.push(storage);
         } else {
             drop(idle);

@@ -6,19 +6,31 @@
 //! move makes two threats at once, when no window is left for the attacker, or when the
 //! defender has a pairing strategy against it ([`super::pairing`]), looked for at every node.
 //! Against a single threat only the block is searched, and dead cells (no open window through
-//! them) count as one move. Proof and disproof numbers are kept in a table of their own keyed by
+//! them) count as one move. Proof and disproof numbers are kept in a table of their own (16 MiB, borrowed from a pool
+//! as the transposition tables are) keyed by
 //! the symmetry-reduced key.
 
 use super::negamax::Negamax;
 use super::pairing::Pairing;
 use super::root::RootMove;
+use crate::engine::core::pool::{Pool, Pooled, Renew};
 use crate::engine::core::side::Side;
 use crate::engine::game::{Geometry, Rule};
 
 /// An infinite proof or disproof number.
 const INFINITE: u32 = u32::MAX / 4;
-/// Entries of the proof-number table (a power of two).
+/// Entries of the proof-number table (a power of two): 16 bytes each, 16 MiB.
 const TABLE_ENTRIES: usize = 1 << 20;
+/// Proof and disproof numbers never exceed [`INFINITE`]: the two bits above it in each carry
+/// the table's generation.
+const NUMBER_BITS: u32 = 30;
+const NUMBER_MASK: u32 = (1 << NUMBER_BITS) - 1;
+const _: () = assert!(INFINITE == NUMBER_MASK);
+/// Generations a table goes through before it is cleared.
+const GENERATIONS: u32 = 1 << 4;
+/// Proof-number tables kept for the next searches (more when the server runs more searches at
+/// once: [`crate::engine::keep_tables_for`]).
+static POOL: Pool<ProofTable> = Pool::new(2);
 /// Pairing strategies are looked for against an attacker with at most this many open windows.
 const PAIRING_MAX_LIVE: u32 = 36;
 /// Search steps allowed when looking for a pairing strategy.
@@ -29,6 +41,32 @@ struct Slot {
     key: u64,
     proof: u32,
     disproof: u32,
+}
+
+/// The proof-number table's slots and the generation of the search using them, borrowed from
+/// [`POOL`] and emptied in O(1) for each search (as the transposition tables are). `Default`
+/// holds no slots.
+#[derive(Default)]
+struct ProofTable {
+    slots: Vec<Slot>,
+    generation: u32,
+}
+
+impl Renew for ProofTable {
+    fn fresh() -> Self {
+        Self {
+            slots: vec![Slot::default(); TABLE_ENTRIES],
+            generation: 0,
+        }
+    }
+
+    fn renew(&mut self) {
+        self.generation = (self.generation + 1) % GENERATIONS;
+        if self.generation == 0 {
+            self.slots.fill(Slot::default());
+            self.generation = 1;
+        }
+    }
 }
 
 /// A move from a node and what is known about the position it leads to.
@@ -56,7 +94,7 @@ pub struct ProofSearch<'s, 't> {
     search: &'s mut Negamax<'t>,
     attacker: Side,
     pairing: Pairing,
-    table: Vec<Slot>,
+    table: Pooled<'static, ProofTable>,
     /// The children of the node at each ply.
     children: Vec<Vec<Child>>,
 }
@@ -69,7 +107,7 @@ impl<'s, 't> ProofSearch<'s, 't> {
             search,
             attacker: Side::First,
             pairing: Pairing::new(geometry),
-            table: vec![Slot::default(); TABLE_ENTRIES],
+            table: POOL.borrow(),
             children: vec![Vec::new(); cells + 2],
         }
     }
@@ -100,16 +138,20 @@ impl<'s, 't> ProofSearch<'s, 't> {
 
     fn lookup(&self, key: u64) -> Option<(u32, u32)> {
         let key = self.table_key(key);
-        let slot = self.table[(key as usize) & (TABLE_ENTRIES - 1)];
-        (slot.key == key).then_some((slot.proof, slot.disproof))
+        let slot = self.table.slots[(key as usize) & (TABLE_ENTRIES - 1)];
+        let generation = (slot.proof >> NUMBER_BITS) << 2 | slot.disproof >> NUMBER_BITS;
+        (slot.key == key && generation == self.table.generation)
+            .then_some((slot.proof & NUMBER_MASK, slot.disproof & NUMBER_MASK))
     }
 
     fn store(&mut self, key: u64, proof: u32, disproof: u32) {
         let key = self.table_key(key);
-        self.table[(key as usize) & (TABLE_ENTRIES - 1)] = Slot {
+        debug_assert!(proof <= INFINITE && disproof <= INFINITE);
+        let generation = self.table.generation;
+        self.table.slots[(key as usize) & (TABLE_ENTRIES - 1)] = Slot {
             key,
-            proof,
-            disproof,
+            proof: proof | (generation >> 2) << NUMBER_BITS,
+            disproof: disproof | (generation & 3) << NUMBER_BITS,
         };
     }
 
