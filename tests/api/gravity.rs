@@ -4,8 +4,7 @@
 
 use std::collections::HashMap;
 
-use axum::body::Body;
-use axum::http::{Method, Request, StatusCode, header};
+use axum::http::StatusCode;
 use serde_json::{Value, json};
 
 use crate::helpers::{TestApp, pointers};
@@ -25,18 +24,6 @@ fn board_after(rows: usize, cols: usize, columns: &[usize]) -> String {
     cells.into_iter().collect()
 }
 
-async fn post(app: &TestApp, uri: &str, body: &Value) -> crate::helpers::TestResponse {
-    app.send(
-        Request::builder()
-            .method(Method::POST)
-            .uri(uri)
-            .header(header::CONTENT_TYPE, "application/json")
-            .body(Body::from(body.to_string()))
-            .unwrap(),
-    )
-    .await
-}
-
 #[tokio::test]
 async fn rejects_a_mark_that_floats_naming_its_cell_on_every_route() {
     let app = TestApp::new();
@@ -52,7 +39,7 @@ async fn rejects_a_mark_that_floats_naming_its_cell_on_every_route() {
         if uri == "/v1/play" {
             body["column"] = json!(3);
         }
-        let problem = post(&app, uri, &body).await.problem(
+        let problem = app.post_json(uri, &body).await.problem(
             StatusCode::UNPROCESSABLE_ENTITY,
             "impossible_position",
             uri,
@@ -66,7 +53,9 @@ async fn rejects_a_mark_that_floats_naming_its_cell_on_every_route() {
     // The same board without gravity is an ordinary position.
     let mut plain = options.clone();
     plain["gravity"] = json!(false);
-    post(&app, "/v1/status", &plain).await.ok_json("no gravity");
+    app.post_json("/v1/status", &plain)
+        .await
+        .ok_json("no gravity");
 }
 
 #[tokio::test]
@@ -300,7 +289,7 @@ async fn play_takes_a_column_and_answers_the_landing_cell() {
     let board = board_after(6, 7, &[3]);
     let body = json!({"board": board, "rows": 6, "cols": 7, "k": 4, "gravity": true,
         "column": 3});
-    let answer = post(&app, "/v1/play", &body).await.ok_json("by column");
+    let answer = app.post_json("/v1/play", &body).await.ok_json("by column");
     assert_eq!(
         (&answer["index"], &answer["column"]),
         (&json!(31), &json!(3))
@@ -316,7 +305,9 @@ async fn play_takes_a_column_and_answers_the_landing_cell() {
     by_index.as_object_mut().unwrap().remove("column");
     by_index["index"] = json!(31);
     assert_eq!(
-        post(&app, "/v1/play", &by_index).await.ok_json("by index"),
+        app.post_json("/v1/play", &by_index)
+            .await
+            .ok_json("by index"),
         answer
     );
     for (change, pointer) in [
@@ -329,7 +320,7 @@ async fn play_takes_a_column_and_answers_the_landing_cell() {
         for (key, value) in change.as_object().unwrap() {
             bad[key] = value.clone();
         }
-        let problem = post(&app, "/v1/play", &bad).await.problem(
+        let problem = app.post_json("/v1/play", &bad).await.problem(
             StatusCode::UNPROCESSABLE_ENTITY,
             "invalid_move",
             &bad.to_string(),
@@ -338,7 +329,7 @@ async fn play_takes_a_column_and_answers_the_landing_cell() {
     }
     let full = board_after(6, 7, &[3, 3, 3, 3, 3, 3]);
     let body = json!({"board": full, "rows": 6, "cols": 7, "k": 4, "gravity": true, "column": 3});
-    post(&app, "/v1/play", &body).await.problem(
+    app.post_json("/v1/play", &body).await.problem(
         StatusCode::UNPROCESSABLE_ENTITY,
         "invalid_move",
         "full column",
@@ -472,7 +463,8 @@ async fn gravity_boards_with_a_side_over_16_are_answered_and_reviewed() {
             "board": board, "rows": rows, "cols": cols, "k": k, "gravity": true,
             "time_limit_ms": 200,
         });
-        let answer = post(&app, "/v1/move", &request)
+        let answer = app
+            .post_json("/v1/move", &request)
             .await
             .ok_json(&format!("POST /v1/move, {context}"));
         let column = answer["column"].as_u64().expect("a column") as usize;
@@ -484,7 +476,8 @@ async fn gravity_boards_with_a_side_over_16_are_answered_and_reviewed() {
             "moves": landing_cells(rows, cols, &columns), "rows": rows, "cols": cols, "k": k,
             "gravity": true, "time_limit_ms": 300,
         });
-        let review = post(&app, "/v1/review", &game)
+        let review = app
+            .post_json("/v1/review", &game)
             .await
             .ok_json(&format!("POST /v1/review, {context}"));
         assert_eq!(

@@ -215,23 +215,7 @@ pub fn pointers(problem: &Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-const LINES: [[usize; 3]; 8] = [
-    [0, 1, 2],
-    [3, 4, 5],
-    [6, 7, 8],
-    [0, 3, 6],
-    [1, 4, 7],
-    [2, 5, 8],
-    [0, 4, 8],
-    [2, 4, 6],
-];
-
-/// Whether `mark` owns a line of the compact board.
-pub fn has_line(board: &[u8], mark: u8) -> bool {
-    LINES
-        .iter()
-        .any(|line| line.iter().all(|&i| board[i] == mark))
-}
+pub use crate::tic_tac_toe::has_line;
 
 /// Every 3 × 3 position in play, as a compact board (`.` for empty) and the side to move, in games
 /// where X starts and games where O starts.

@@ -21,6 +21,8 @@ mod rules;
 mod socket;
 mod stream_connections;
 mod sweep;
+#[path = "../common/tic_tac_toe.rs"]
+mod tic_tac_toe;
 mod trace;
 mod trust;
 #[path = "../common/words.rs"]

@@ -5,7 +5,7 @@ use axum::body::Body;
 use axum::http::{Method, Request, StatusCode, header};
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, TestResponse};
+use crate::helpers::TestApp;
 
 async fn rpc(app: &TestApp, method: &str, params: Value) -> Value {
     app.mcp_rpc(method, params).await
@@ -13,18 +13,6 @@ async fn rpc(app: &TestApp, method: &str, params: Value) -> Value {
 
 async fn call(app: &TestApp, name: &str, arguments: Value) -> Value {
     app.mcp_call(name, arguments).await
-}
-
-async fn post(app: &TestApp, uri: &str, body: &Value) -> TestResponse {
-    app.send(
-        Request::builder()
-            .method(Method::POST)
-            .uri(uri)
-            .header(header::CONTENT_TYPE, "application/json")
-            .body(Body::from(body.to_string()))
-            .unwrap(),
-    )
-    .await
 }
 
 #[tokio::test]
@@ -101,7 +89,8 @@ async fn suggest_move_gives_the_post_move_answer_and_a_grid() {
     let app = TestApp::new();
     let request = json!({"board": ["O", 1, "X", "X", 4, "X", 6, "O", "O"], "moves": true});
     let result = call(&app, "suggest_move", request.clone()).await;
-    let http = post(&app, "/v1/move", &request)
+    let http = app
+        .post_json("/v1/move", &request)
         .await
         .ok_json("POST /v1/move");
     assert_eq!(result["structuredContent"], http);
@@ -163,7 +152,7 @@ async fn tool_errors_read_code_colon_detail_with_no_structured_content() {
             "game_status" => "/v1/status",
             _ => "/v1/move",
         };
-        let http = post(&app, uri, &arguments).await;
+        let http = app.post_json(uri, &arguments).await;
         assert_eq!(
             http.status,
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -265,16 +254,19 @@ async fn tools_and_rest_twins_name_the_cell_index_and_the_next_side_to_move() {
     // `cell`, the former name, is still read, by the tool and by its REST twin.
     let old = json!({"board": "X........", "cell": 4});
     let by_tool = call(&app, "apply_move", old.clone()).await;
-    let by_rest = post(&app, "/v1/play", &old).await.ok_json("POST /v1/play");
+    let by_rest = app
+        .post_json("/v1/play", &old)
+        .await
+        .ok_json("POST /v1/play");
     assert_eq!(by_tool["structuredContent"], by_rest);
     assert_eq!(by_rest["index"], 4, "{by_rest}");
     // Both names at once are one field given twice.
-    let both = post(
-        &app,
-        "/v1/play",
-        &json!({"board": "X........", "cell": 4, "index": 4}),
-    )
-    .await;
+    let both = app
+        .post_json(
+            "/v1/play",
+            &json!({"board": "X........", "cell": 4, "index": 4}),
+        )
+        .await;
     both.problem(
         StatusCode::UNPROCESSABLE_ENTITY,
         "invalid_request",
@@ -310,7 +302,8 @@ async fn game_status_reports_finished_games_as_a_status() {
             result["structuredContent"]["to_move"], to_move,
             "{arguments}"
         );
-        let http = post(&app, "/v1/status", &arguments)
+        let http = app
+            .post_json("/v1/status", &arguments)
             .await
             .ok_json("POST /v1/status");
         assert_eq!(http, result["structuredContent"], "{arguments}");
@@ -504,7 +497,7 @@ async fn play_and_status_want_json() {
             "unsupported_media_type",
             uri,
         );
-        let response = post(&app, uri, &json!([1, 2])).await;
+        let response = app.post_json(uri, &json!([1, 2])).await;
         response.problem(StatusCode::UNPROCESSABLE_ENTITY, "invalid_request", uri);
     }
 }
@@ -795,7 +788,8 @@ async fn review_game_gives_the_post_review_answer_and_its_sentence() {
     let arguments = json!({"moves": [4, 1, 0, 8, 2, 6, 3, 5]});
     let result = call(&app, "review_game", arguments.clone()).await;
     assert_eq!(result["isError"], false, "{result}");
-    let rest = post(&app, "/v1/review", &arguments)
+    let rest = app
+        .post_json("/v1/review", &arguments)
         .await
         .ok_json("POST /v1/review");
     assert_eq!(
@@ -823,7 +817,8 @@ async fn explain_move_says_the_trace_in_a_few_sentences() {
     assert_eq!(result["isError"], json!(false), "{result}");
     let mut listed_root = request.clone();
     listed_root["max_nodes"] = json!(1);
-    let http = post(&app, "/v1/trace", &listed_root)
+    let http = app
+        .post_json("/v1/trace", &listed_root)
         .await
         .ok_json("POST /v1/trace");
     assert_eq!(

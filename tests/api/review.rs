@@ -2,43 +2,16 @@
 //! minimax written here, illegal games, and a review on a board that needs a search.
 
 use axum::body::Body;
-use axum::http::{Method, Request, StatusCode, header};
+use axum::http::{Request, StatusCode, header};
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, TestResponse};
-
-async fn post_review(app: &TestApp, body: &Value) -> TestResponse {
-    app.send(
-        Request::builder()
-            .method(Method::POST)
-            .uri("/v1/review")
-            .header(header::CONTENT_TYPE, "application/json")
-            .body(Body::from(body.to_string()))
-            .unwrap(),
-    )
-    .await
-}
-
-const LINES: [[usize; 3]; 8] = [
-    [0, 1, 2],
-    [3, 4, 5],
-    [6, 7, 8],
-    [0, 3, 6],
-    [1, 4, 7],
-    [2, 5, 8],
-    [0, 4, 8],
-    [2, 4, 6],
-];
-
-fn won(board: &[u8; 9], mark: u8) -> bool {
-    LINES.iter().any(|l| l.iter().all(|&c| board[c] == mark))
-}
+use crate::helpers::{TestApp, has_line};
 
 /// The depth score (10 - plies for a win, plies - 10 for a loss, 0 for a draw) of playing `cell`
 /// for `mark`, by plain minimax over every continuation: no table, no pruning.
 fn move_score(board: &mut [u8; 9], cell: usize, mark: u8) -> i32 {
     board[cell] = mark;
-    let score = if won(board, mark) {
+    let score = if has_line(board, mark) {
         9
     } else if board.iter().all(|&c| c != b'.') {
         0
@@ -90,7 +63,7 @@ fn random_game(rng: &mut Lcg) -> (u8, Vec<usize>) {
         let cell = empty[rng.below(empty.len())];
         board[cell] = mark;
         moves.push(cell);
-        if won(&board, mark) || empty.len() == 1 {
+        if has_line(&board, mark) || empty.len() == 1 {
             break;
         }
         mark = if mark == b'X' { b'O' } else { b'X' };
@@ -137,7 +110,10 @@ async fn labels_of_random_games_agree_with_a_plain_minimax() {
         let (first, moves) = random_game(&mut rng);
         let first_name = if first == b'X' { "X" } else { "O" };
         let body = json!({"moves": moves, "first": first_name});
-        let review = post_review(&app, &body).await.ok_json("POST /v1/review");
+        let review = app
+            .post_json("/v1/review", &body)
+            .await
+            .ok_json("POST /v1/review");
         let reviewed = review["moves"].as_array().unwrap();
         assert_eq!(reviewed.len(), moves.len(), "game {game}: {body}");
         let mut board = [b'.'; 9];
@@ -167,7 +143,7 @@ async fn labels_of_random_games_agree_with_a_plain_minimax() {
             mark = if mark == b'X' { b'O' } else { b'X' };
         }
         // In a decided game the turning point is the loser's first blunder; else the first.
-        let loser = [b'O', b'X'].iter().position(|&w| won(&board, w));
+        let loser = [b'O', b'X'].iter().position(|&w| has_line(&board, w));
         let expected = match loser {
             Some(side) => first_blunder[side],
             None => first_blunder.iter().flatten().min().copied(),
@@ -195,7 +171,8 @@ async fn labels_of_random_games_agree_with_a_plain_minimax() {
 #[tokio::test]
 async fn a_review_names_the_turning_point_and_tallies_each_player() {
     let app = TestApp::new();
-    let review = post_review(&app, &json!({"moves": [4, 1, 0, 8, 2, 6, 3, 5]}))
+    let review = app
+        .post_json("/v1/review", &json!({"moves": [4, 1, 0, 8, 2, 6, 3, 5]}))
         .await
         .ok_json("review");
     assert_eq!(review["turning_point"], 2, "{review}");
@@ -212,7 +189,8 @@ async fn a_review_names_the_turning_point_and_tallies_each_player() {
         sentence.contains("move 2") && sentence.contains("draw into a loss"),
         "{sentence}"
     );
-    let empty = post_review(&app, &json!({"moves": []}))
+    let empty = app
+        .post_json("/v1/review", &json!({"moves": []}))
         .await
         .ok_json("empty");
     assert_eq!(empty["summary"][0]["accuracy"], Value::Null, "{empty}");
@@ -270,7 +248,7 @@ async fn illegal_games_are_422_naming_the_move_and_its_cell() {
         ),
     ];
     for (body, code, pointer, detail) in cases {
-        let response = post_review(&app, &body).await;
+        let response = app.post_json("/v1/review", &body).await;
         let problem = response.problem(StatusCode::UNPROCESSABLE_ENTITY, code, &body.to_string());
         if !pointer.is_empty() {
             assert_eq!(
@@ -283,7 +261,9 @@ async fn illegal_games_are_422_naming_the_move_and_its_cell() {
             "{body}: {problem}"
         );
     }
-    let after_the_end = post_review(&app, &json!({"moves": [0, 3, 1, 4, 2, 5]})).await;
+    let after_the_end = app
+        .post_json("/v1/review", &json!({"moves": [0, 3, 1, 4, 2, 5]}))
+        .await;
     let problem = after_the_end.json();
     assert!(
         problem["detail"].as_str().unwrap().contains("X had won"),
@@ -305,7 +285,10 @@ async fn a_big_board_game_is_reviewed_within_its_one_budget() {
     let app = TestApp::new();
     let body =
         json!({"moves": [12, 6, 7, 13, 17, 2], "rows": 5, "cols": 5, "k": 4, "time_limit_ms": 400});
-    let review = post_review(&app, &body).await.ok_json("5 × 5 review");
+    let review = app
+        .post_json("/v1/review", &body)
+        .await
+        .ok_json("5 × 5 review");
     let moves = review["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 6, "{review}");
     for m in moves {
@@ -320,7 +303,10 @@ async fn a_big_board_game_is_reviewed_within_its_one_budget() {
 async fn a_gravity_game_is_reviewed_with_its_landing_cells() {
     let app = TestApp::new();
     let game = json!({"moves": [12, 15, 13], "rows": 4, "cols": 4, "k": 3, "gravity": true});
-    let review = post_review(&app, &game).await.ok_json("gravity review");
+    let review = app
+        .post_json("/v1/review", &game)
+        .await
+        .ok_json("gravity review");
     let moves = review["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 3, "{review}");
     // The best moves of the third position include the move POST /v1/move suggests there.
@@ -335,7 +321,7 @@ async fn a_gravity_game_is_reviewed_with_its_landing_cells() {
     );
     // A mark that would float is no move of a gravity game.
     let floating = json!({"moves": [12, 4], "rows": 4, "cols": 4, "k": 3, "gravity": true});
-    let problem = post_review(&app, &floating).await.problem(
+    let problem = app.post_json("/v1/review", &floating).await.problem(
         StatusCode::UNPROCESSABLE_ENTITY,
         "invalid_move",
         "floating",

@@ -7,7 +7,7 @@ use axum::body::Body;
 use axum::http::{Method, Request, StatusCode, header};
 use serde_json::{Value, json};
 
-use crate::helpers::{TestApp, TestResponse, pointers};
+use crate::helpers::{TestApp, pointers};
 
 const UNPROCESSABLE: StatusCode = StatusCode::UNPROCESSABLE_ENTITY;
 
@@ -35,18 +35,6 @@ fn board(size: usize, x: &[&str], o: &[&str]) -> String {
 /// A 15 × 15 gomoku request under `rule` for the board.
 fn gomoku(board: &str, rule: &str) -> Value {
     json!({"board": board, "rows": 15, "cols": 15, "k": 5, "rule": rule})
-}
-
-async fn post(app: &TestApp, uri: &str, body: &Value) -> TestResponse {
-    app.send(
-        Request::builder()
-            .method(Method::POST)
-            .uri(uri)
-            .header(header::CONTENT_TYPE, "application/json")
-            .body(Body::from(body.to_string()))
-            .unwrap(),
-    )
-    .await
 }
 
 /// Calls an MCP tool at `/mcp` and returns the call's `result`.
@@ -82,13 +70,13 @@ async fn every_front_door_takes_a_rule_and_refuses_one_off_a_gomoku_board() {
     let empty = ".".repeat(225);
     for rule in ["freestyle", "standard", "renju", "caro"] {
         let body = gomoku(&empty, rule);
-        post(&app, "/v1/status", &body).await.ok_json(rule);
+        app.post_json("/v1/status", &body).await.ok_json(rule);
         let mut play = body.clone();
         play["index"] = json!(112);
-        post(&app, "/v1/play", &play).await.ok_json(rule);
+        app.post_json("/v1/play", &play).await.ok_json(rule);
         let review = json!({"moves": [112, 113], "rows": 15, "cols": 15, "k": 5, "rule": rule,
             "time_limit_ms": 50});
-        post(&app, "/v1/review", &review).await.ok_json(rule);
+        app.post_json("/v1/review", &review).await.ok_json(rule);
     }
     let three = json!({"board": ".........", "rule": "standard"});
     let mut play = three.clone();
@@ -110,7 +98,7 @@ async fn every_front_door_takes_a_rule_and_refuses_one_off_a_gomoku_board() {
     for (uri, body, why) in cases {
         let context = format!("{uri} {why}");
         let problem =
-            post(&app, uri, &body)
+            app.post_json(uri, &body)
                 .await
                 .problem(UNPROCESSABLE, "invalid_geometry", &context);
         assert_eq!(pointers(&problem), ["/rule"], "{context}: {problem}");
@@ -122,7 +110,7 @@ async fn every_front_door_takes_a_rule_and_refuses_one_off_a_gomoku_board() {
     let get = app.get("/v1/move?board=.........&rule=renju").await;
     let problem = get.problem(UNPROCESSABLE, "invalid_geometry", "GET");
     assert_eq!(pointers(&problem), ["/rule"], "GET: {problem}");
-    let unknown = post(&app, "/v1/status", &gomoku(&empty, "gomoku")).await;
+    let unknown = app.post_json("/v1/status", &gomoku(&empty, "gomoku")).await;
     let problem = unknown.problem(UNPROCESSABLE, "invalid_request", "an unknown rule");
     assert_eq!(pointers(&problem), ["/rule"], "{problem}");
     let get = app.get("/v1/move?board=.........&rule=exact").await;
@@ -138,11 +126,13 @@ async fn under_standard_an_overline_is_no_win_and_exactly_five_is() {
     let app = TestApp::new();
     let o = ["a1", "c1", "e1", "g1", "i1"];
     let six = board(15, &["c8", "d8", "e8", "f8", "g8", "h8"], &o);
-    let free = post(&app, "/v1/status", &gomoku(&six, "freestyle"))
+    let free = app
+        .post_json("/v1/status", &gomoku(&six, "freestyle"))
         .await
         .ok_json("freestyle six");
     assert_eq!(free["status"]["winner"], "X", "{free}");
-    let standard = post(&app, "/v1/status", &gomoku(&six, "standard"))
+    let standard = app
+        .post_json("/v1/status", &gomoku(&six, "standard"))
         .await
         .ok_json("standard six");
     assert_eq!(standard["status"]["state"], "in_play", "{standard}");
@@ -152,13 +142,15 @@ async fn under_standard_an_overline_is_no_win_and_exactly_five_is() {
     let gap = board(15, &["c8", "d8", "e8", "g8", "h8"], &o);
     let mut play = gomoku(&gap, "standard");
     play["index"] = json!(at(15, "f8"));
-    let played = post(&app, "/v1/play", &play)
+    let played = app
+        .post_json("/v1/play", &play)
         .await
         .ok_json("standard play six");
     assert_eq!(played["status"]["state"], "in_play", "{played}");
     assert_eq!(played["to_move"], "O", "{played}");
     play["rule"] = json!("freestyle");
-    let played = post(&app, "/v1/play", &play)
+    let played = app
+        .post_json("/v1/play", &play)
         .await
         .ok_json("freestyle play six");
     assert_eq!(played["status"]["winner"], "X", "{played}");
@@ -167,7 +159,10 @@ async fn under_standard_an_overline_is_no_win_and_exactly_five_is() {
     let four = board(15, &["d8", "e8", "f8", "g8"], &o[..4]);
     let mut play = gomoku(&four, "standard");
     play["index"] = json!(at(15, "h8"));
-    let played = post(&app, "/v1/play", &play).await.ok_json("standard five");
+    let played = app
+        .post_json("/v1/play", &play)
+        .await
+        .ok_json("standard five");
     assert_eq!(played["status"]["winner"], "X", "{played}");
     let line: Vec<usize> = ["d8", "e8", "f8", "g8", "h8"]
         .iter()
@@ -180,7 +175,8 @@ async fn under_standard_an_overline_is_no_win_and_exactly_five_is() {
 async fn renju_status_lists_blacks_forbidden_cells_and_play_refuses_them() {
     let app = TestApp::new();
     let (position, fouls) = renju_position();
-    let status = post(&app, "/v1/status", &gomoku(&position, "renju"))
+    let status = app
+        .post_json("/v1/status", &gomoku(&position, "renju"))
         .await
         .ok_json("renju status");
     assert_eq!(status["to_move"], "X", "{status}");
@@ -214,7 +210,7 @@ async fn renju_status_lists_blacks_forbidden_cells_and_play_refuses_them() {
         );
         let mut play = gomoku(&position, "renju");
         play["index"] = json!(index);
-        let problem = post(&app, "/v1/play", &play).await.problem(
+        let problem = app.post_json("/v1/play", &play).await.problem(
             UNPROCESSABLE,
             "forbidden_move",
             coordinate,
@@ -234,7 +230,8 @@ async fn renju_status_lists_blacks_forbidden_cells_and_play_refuses_them() {
     assert_eq!(legal + forbidden.len(), empty, "{status}");
     // The same board under freestyle has no forbidden cell, and any rule but renju neither.
     for rule in ["freestyle", "standard", "caro"] {
-        let other = post(&app, "/v1/status", &gomoku(&position, rule))
+        let other = app
+            .post_json("/v1/status", &gomoku(&position, rule))
             .await
             .ok_json(rule);
         assert_eq!(other["forbidden"], json!([]), "{rule}");
@@ -255,7 +252,7 @@ async fn renju_white_wins_with_an_overline_and_black_does_not() {
     let gap = board(15, &x, &["d8", "e8", "f8", "g8", "i8"]);
     let mut play = gomoku(&gap, "renju");
     play["index"] = json!(at(15, "h8"));
-    let played = post(&app, "/v1/play", &play).await.ok_json("white six");
+    let played = app.post_json("/v1/play", &play).await.ok_json("white six");
     assert_eq!(played["status"]["winner"], "O", "{played}");
     assert_eq!(
         played["status"]["line"].as_array().unwrap().len(),
@@ -265,19 +262,17 @@ async fn renju_white_wins_with_an_overline_and_black_does_not() {
     // A black overline already on the board is no win: the game goes on, X to move.
     let o = ["a1", "c1", "e1", "g1", "i1", "k1"];
     let six = board(15, &["c8", "d8", "e8", "f8", "g8", "h8"], &o);
-    let status = post(&app, "/v1/status", &gomoku(&six, "renju"))
+    let status = app
+        .post_json("/v1/status", &gomoku(&six, "renju"))
         .await
         .ok_json("black six");
     assert_eq!(status["status"]["state"], "in_play", "{status}");
     assert_eq!(status["to_move"], "X", "{status}");
     // Black moves first: O with more stones is impossible.
-    let problem = post(
-        &app,
-        "/v1/status",
-        &gomoku(&board(15, &[], &["h8"]), "renju"),
-    )
-    .await
-    .problem(UNPROCESSABLE, "impossible_position", "O first");
+    let problem = app
+        .post_json("/v1/status", &gomoku(&board(15, &[], &["h8"]), "renju"))
+        .await
+        .problem(UNPROCESSABLE, "impossible_position", "O first");
     assert!(
         problem["detail"].as_str().unwrap().contains("moves first"),
         "{problem}"
@@ -285,7 +280,7 @@ async fn renju_white_wins_with_an_overline_and_black_does_not() {
     // A review cannot start with O under renju, and names black's forbidden move.
     let review = json!({"moves": [112], "first": "O", "rows": 15, "cols": 15, "k": 5,
         "rule": "renju"});
-    let problem = post(&app, "/v1/review", &review).await.problem(
+    let problem = app.post_json("/v1/review", &review).await.problem(
         UNPROCESSABLE,
         "invalid_request",
         "O first in a review",
@@ -299,7 +294,7 @@ async fn renju_white_wins_with_an_overline_and_black_does_not() {
     moves.push(at(15, "d12"));
     let review = json!({"moves": moves, "rows": 15, "cols": 15, "k": 5, "rule": "renju",
         "time_limit_ms": 50});
-    let problem = post(&app, "/v1/review", &review).await.problem(
+    let problem = app.post_json("/v1/review", &review).await.problem(
         UNPROCESSABLE,
         "forbidden_move",
         "a forbidden move in a review",
@@ -313,17 +308,20 @@ async fn caro_five_blocked_at_both_ends_is_no_win_and_against_the_edge_it_is() {
     let app = TestApp::new();
     let five = ["d8", "e8", "f8", "g8", "h8"];
     let blocked = board(15, &five, &["c8", "i8", "a1", "c1"]);
-    let caro = post(&app, "/v1/status", &gomoku(&blocked, "caro"))
+    let caro = app
+        .post_json("/v1/status", &gomoku(&blocked, "caro"))
         .await
         .ok_json("caro blocked");
     assert_eq!(caro["status"]["state"], "in_play", "{caro}");
-    let free = post(&app, "/v1/status", &gomoku(&blocked, "freestyle"))
+    let free = app
+        .post_json("/v1/status", &gomoku(&blocked, "freestyle"))
         .await
         .ok_json("freestyle blocked");
     assert_eq!(free["status"]["winner"], "X", "{free}");
     // Blocked at one end only, it wins.
     let once = board(15, &five, &["c8", "a1", "c1", "e1"]);
-    let won = post(&app, "/v1/status", &gomoku(&once, "caro"))
+    let won = app
+        .post_json("/v1/status", &gomoku(&once, "caro"))
         .await
         .ok_json("caro one end");
     assert_eq!(won["status"]["winner"], "X", "{won}");
@@ -331,13 +329,14 @@ async fn caro_five_blocked_at_both_ends_is_no_win_and_against_the_edge_it_is() {
     let edge = board(15, &["a8", "b8", "c8", "d8"], &["f8", "a1", "c1", "e1"]);
     let mut play = gomoku(&edge, "caro");
     play["index"] = json!(at(15, "e8"));
-    let played = post(&app, "/v1/play", &play).await.ok_json("caro edge");
+    let played = app.post_json("/v1/play", &play).await.ok_json("caro edge");
     assert_eq!(played["status"]["winner"], "X", "{played}");
     // Making the blocked five by play is no win either.
     let gap = board(15, &["d8", "e8", "g8", "h8"], &["c8", "i8", "a1", "c1"]);
     let mut play = gomoku(&gap, "caro");
     play["index"] = json!(at(15, "f8"));
-    let played = post(&app, "/v1/play", &play)
+    let played = app
+        .post_json("/v1/play", &play)
         .await
         .ok_json("caro blocked play");
     assert_eq!(played["status"]["state"], "in_play", "{played}");
@@ -369,13 +368,17 @@ async fn the_move_route_answers_on_twenty_by_twenty() {
 async fn twenty_by_twenty_is_for_five_in_a_row_only() {
     let app = TestApp::new();
     let body = json!({"board": board(20, &["j10"], &[]), "rows": 20, "cols": 20, "k": 5});
-    let status = post(&app, "/v1/status", &body)
+    let status = app
+        .post_json("/v1/status", &body)
         .await
         .ok_json("20 x 20 status");
     assert_eq!(status["legal_moves"].as_array().unwrap().len(), 399);
     let mut play = body.clone();
     play["index"] = json!(at(20, "t1"));
-    let played = post(&app, "/v1/play", &play).await.ok_json("20 x 20 play");
+    let played = app
+        .post_json("/v1/play", &play)
+        .await
+        .ok_json("20 x 20 play");
     assert_eq!(
         (played["index"].as_u64(), &played["coordinate"]),
         (Some(399), &json!("t1"))
@@ -417,11 +420,15 @@ async fn answers_name_cells_by_coordinate_on_gomoku_boards_only() {
         .unwrap()
         .retain(|k, _| k != "moves" && k != "time_limit_ms");
     play["index"] = json!(at(15, "i9"));
-    let played = post(&app, "/v1/play", &play).await.ok_json("15 x 15 play");
+    let played = app
+        .post_json("/v1/play", &play)
+        .await
+        .ok_json("15 x 15 play");
     assert_eq!(played["coordinate"], "i9", "{played}");
     let review = json!({"moves": [at(15, "h8"), at(15, "a1")], "rows": 15, "cols": 15, "k": 5,
         "time_limit_ms": 50});
-    let reviewed = post(&app, "/v1/review", &review)
+    let reviewed = app
+        .post_json("/v1/review", &review)
         .await
         .ok_json("15 x 15 review");
     let entries = reviewed["moves"].as_array().unwrap();
@@ -438,11 +445,13 @@ async fn answers_name_cells_by_coordinate_on_gomoku_boards_only() {
         .ok_json("3 x 3");
     assert!(small.get("coordinate").is_none(), "{small}");
     assert!(small["moves"][0].get("coordinate").is_none(), "{small}");
-    let played = post(&app, "/v1/play", &json!({"board": "O.XX.X.OO", "index": 4}))
+    let played = app
+        .post_json("/v1/play", &json!({"board": "O.XX.X.OO", "index": 4}))
         .await
         .ok_json("3 x 3 play");
     assert!(played.get("coordinate").is_none(), "{played}");
-    let reviewed = post(&app, "/v1/review", &json!({"moves": [4, 0]}))
+    let reviewed = app
+        .post_json("/v1/review", &json!({"moves": [4, 0]}))
         .await
         .ok_json("3 x 3 review");
     assert!(
@@ -485,7 +494,8 @@ async fn the_explanation_names_the_blocking_cell_by_its_coordinate() {
 async fn a_renju_move_answer_never_suggests_a_forbidden_cell() {
     let app = TestApp::new();
     let (position, _) = renju_position();
-    let status = post(&app, "/v1/status", &gomoku(&position, "renju"))
+    let status = app
+        .post_json("/v1/status", &gomoku(&position, "renju"))
         .await
         .ok_json("status");
     let forbidden = status["forbidden"].as_array().unwrap().clone();

@@ -15,6 +15,8 @@ mod review_invariants;
 mod rules;
 mod small_rules;
 mod tactics;
+#[path = "../common/tic_tac_toe.rs"]
+mod tic_tac_toe;
 mod trace;
 #[path = "../common/words.rs"]
 mod words;

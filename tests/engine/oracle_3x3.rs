@@ -7,6 +7,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::tic_tac_toe::has_line;
+
 use minimax_move::engine::{
     Analysis, GameResult, Geometry, MoveScore, Outcome, Player, Position, PositionError, Scoring,
     SearchLimits, Value, analyze,
@@ -22,25 +24,8 @@ const EMPTY: u8 = 0;
 const X: u8 = 1;
 const O: u8 = 2;
 
-const LINES: [[usize; 3]; 8] = [
-    [0, 1, 2],
-    [3, 4, 5],
-    [6, 7, 8],
-    [0, 3, 6],
-    [1, 4, 7],
-    [2, 5, 8],
-    [0, 4, 8],
-    [2, 4, 6],
-];
-
 const fn other(mark: u8) -> u8 {
     if mark == X { O } else { X }
-}
-
-fn has_line(board: &Board, mark: u8) -> bool {
-    LINES
-        .iter()
-        .any(|line| line.iter().all(|&i| board[i] == mark))
 }
 
 fn is_full(board: &Board) -> bool {
