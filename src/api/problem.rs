@@ -6,7 +6,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use crate::engine::renju::Foul;
-use crate::engine::{GameError, GameErrorKind, GeometryError, PositionError};
+use crate::engine::{GameError, GameErrorKind, GeometryError, PlayError, PositionError};
 
 /// The media type of every error body.
 pub const PROBLEM_JSON: &str = "application/problem+json";
@@ -180,101 +180,127 @@ pub enum ProblemCode {
 }
 
 impl ProblemCode {
+    /// The code's row of the one table of codes: as written in problem documents, its title,
+    /// and the HTTP status every problem with this code has.
+    const fn row(self) -> (&'static str, &'static str, StatusCode) {
+        match self {
+            Self::MalformedJson => ("malformed_json", "Malformed JSON", StatusCode::BAD_REQUEST),
+            Self::UnsupportedMediaType => (
+                "unsupported_media_type",
+                "Unsupported media type",
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            ),
+            Self::PayloadTooLarge => (
+                "payload_too_large",
+                "Payload too large",
+                StatusCode::PAYLOAD_TOO_LARGE,
+            ),
+            Self::UnknownField => (
+                "unknown_field",
+                "Unknown field",
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
+            Self::InvalidRequest => (
+                "invalid_request",
+                "Invalid request",
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
+            Self::InvalidBoard => (
+                "invalid_board",
+                "Invalid board",
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
+            Self::InvalidCell => (
+                "invalid_cell",
+                "Invalid cell",
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
+            Self::InvalidGeometry => (
+                "invalid_geometry",
+                "Invalid board geometry",
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
+            Self::ImpossiblePosition => (
+                "impossible_position",
+                "Impossible position",
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
+            Self::WrongPlayer => (
+                "wrong_player",
+                "Wrong side to move",
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
+            Self::GameOver => ("game_over", "Game over", StatusCode::UNPROCESSABLE_ENTITY),
+            Self::InvalidMove => (
+                "invalid_move",
+                "Invalid move",
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
+            Self::ForbiddenMove => (
+                "forbidden_move",
+                "Forbidden move",
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
+            Self::TraceTooLarge => (
+                "trace_too_large",
+                "Too large to trace",
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ),
+            Self::NotFound => ("not_found", "Not found", StatusCode::NOT_FOUND),
+            Self::MethodNotAllowed => (
+                "method_not_allowed",
+                "Method not allowed",
+                StatusCode::METHOD_NOT_ALLOWED,
+            ),
+            Self::BadRequest => ("bad_request", "Bad request", StatusCode::BAD_REQUEST),
+            Self::RequestTimeout => (
+                "request_timeout",
+                "Request timeout",
+                StatusCode::REQUEST_TIMEOUT,
+            ),
+            Self::UriTooLong => ("uri_too_long", "URI too long", StatusCode::URI_TOO_LONG),
+            Self::HeadersTooLarge => (
+                "headers_too_large",
+                "Request headers too large",
+                StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            ),
+            Self::Forbidden => ("forbidden", "Forbidden", StatusCode::FORBIDDEN),
+            Self::RateLimited => (
+                "rate_limited",
+                "Too many requests",
+                StatusCode::TOO_MANY_REQUESTS,
+            ),
+            Self::Overloaded => ("overloaded", "Overloaded", StatusCode::SERVICE_UNAVAILABLE),
+            Self::Timeout => (
+                "timeout",
+                "Request timed out",
+                StatusCode::SERVICE_UNAVAILABLE,
+            ),
+            Self::NotReady => ("not_ready", "Not ready", StatusCode::SERVICE_UNAVAILABLE),
+            Self::Internal => (
+                "internal",
+                "Internal error",
+                StatusCode::INTERNAL_SERVER_ERROR,
+            ),
+        }
+    }
+
     /// The code as written in problem documents, such as `"invalid_cell"`.
     #[must_use]
     pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::MalformedJson => "malformed_json",
-            Self::UnsupportedMediaType => "unsupported_media_type",
-            Self::PayloadTooLarge => "payload_too_large",
-            Self::UnknownField => "unknown_field",
-            Self::InvalidRequest => "invalid_request",
-            Self::InvalidBoard => "invalid_board",
-            Self::InvalidCell => "invalid_cell",
-            Self::InvalidGeometry => "invalid_geometry",
-            Self::ImpossiblePosition => "impossible_position",
-            Self::WrongPlayer => "wrong_player",
-            Self::GameOver => "game_over",
-            Self::InvalidMove => "invalid_move",
-            Self::ForbiddenMove => "forbidden_move",
-            Self::TraceTooLarge => "trace_too_large",
-            Self::NotFound => "not_found",
-            Self::MethodNotAllowed => "method_not_allowed",
-            Self::BadRequest => "bad_request",
-            Self::RequestTimeout => "request_timeout",
-            Self::UriTooLong => "uri_too_long",
-            Self::HeadersTooLarge => "headers_too_large",
-            Self::Forbidden => "forbidden",
-            Self::RateLimited => "rate_limited",
-            Self::Overloaded => "overloaded",
-            Self::Timeout => "timeout",
-            Self::NotReady => "not_ready",
-            Self::Internal => "internal",
-        }
+        self.row().0
     }
 
     /// A short summary of the problem type.
     #[must_use]
     pub const fn title(self) -> &'static str {
-        match self {
-            Self::MalformedJson => "Malformed JSON",
-            Self::UnsupportedMediaType => "Unsupported media type",
-            Self::PayloadTooLarge => "Payload too large",
-            Self::UnknownField => "Unknown field",
-            Self::InvalidRequest => "Invalid request",
-            Self::InvalidBoard => "Invalid board",
-            Self::InvalidCell => "Invalid cell",
-            Self::InvalidGeometry => "Invalid board geometry",
-            Self::ImpossiblePosition => "Impossible position",
-            Self::WrongPlayer => "Wrong side to move",
-            Self::GameOver => "Game over",
-            Self::InvalidMove => "Invalid move",
-            Self::ForbiddenMove => "Forbidden move",
-            Self::TraceTooLarge => "Too large to trace",
-            Self::NotFound => "Not found",
-            Self::MethodNotAllowed => "Method not allowed",
-            Self::BadRequest => "Bad request",
-            Self::RequestTimeout => "Request timeout",
-            Self::UriTooLong => "URI too long",
-            Self::HeadersTooLarge => "Request headers too large",
-            Self::Forbidden => "Forbidden",
-            Self::RateLimited => "Too many requests",
-            Self::Overloaded => "Overloaded",
-            Self::Timeout => "Request timed out",
-            Self::NotReady => "Not ready",
-            Self::Internal => "Internal error",
-        }
+        self.row().1
     }
 
     /// The HTTP status every problem with this code has.
     #[must_use]
     pub const fn status(self) -> StatusCode {
-        match self {
-            Self::MalformedJson => StatusCode::BAD_REQUEST,
-            Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            Self::UnknownField
-            | Self::InvalidRequest
-            | Self::InvalidBoard
-            | Self::InvalidCell
-            | Self::InvalidGeometry
-            | Self::ImpossiblePosition
-            | Self::WrongPlayer
-            | Self::GameOver
-            | Self::InvalidMove
-            | Self::ForbiddenMove
-            | Self::TraceTooLarge => StatusCode::UNPROCESSABLE_ENTITY,
-            Self::NotFound => StatusCode::NOT_FOUND,
-            Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
-            Self::BadRequest => StatusCode::BAD_REQUEST,
-            Self::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
-            Self::UriTooLong => StatusCode::URI_TOO_LONG,
-            Self::HeadersTooLarge => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
-            Self::Forbidden => StatusCode::FORBIDDEN,
-            Self::RateLimited => StatusCode::TOO_MANY_REQUESTS,
-            Self::Overloaded | Self::Timeout | Self::NotReady => StatusCode::SERVICE_UNAVAILABLE,
-            Self::Internal => StatusCode::INTERNAL_SERVER_ERROR,
-        }
+        self.row().2
     }
 
     /// The code for a board the engine refused.
@@ -389,7 +415,7 @@ impl ApiError {
     pub fn for_move(error: &GameError, pointer: impl Into<String>) -> Self {
         let pointer = pointer.into();
         match error.kind {
-            GameErrorKind::Forbidden(foul) => Self::ForbiddenMove {
+            GameErrorKind::Play(PlayError::Forbidden { foul, .. }) => Self::ForbiddenMove {
                 pointer,
                 detail: error.to_string(),
                 foul,

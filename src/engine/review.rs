@@ -26,7 +26,6 @@ use thiserror::Error;
 
 use crate::engine::analysis::{Analysis, Outcome, Value};
 use crate::engine::explain::cell_name;
-use crate::engine::game::renju::Foul;
 use crate::engine::game::{GameResult, Geometry, PlayError, Player, Position};
 use crate::engine::limits::SearchLimits;
 use crate::engine::progress::Progress;
@@ -81,19 +80,13 @@ pub struct GameError {
 
 impl fmt::Display for GameError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.column {
-            Some(column) => write!(
-                f,
-                "move {} (column {}): {}",
-                self.number,
-                column + 1,
-                self.kind
-            ),
-            None => write!(
-                f,
-                "move {} (cell {}): {}",
-                self.number, self.cell, self.kind
-            ),
+        match (&self.kind, self.column) {
+            // The play error names the cell itself.
+            (GameErrorKind::Play(error), None) => write!(f, "move {}: {error}", self.number),
+            (kind, Some(column)) => {
+                write!(f, "move {} (column {}): {kind}", self.number, column + 1)
+            }
+            (kind, None) => write!(f, "move {} (cell {}): {kind}", self.number, self.cell),
         }
     }
 }
@@ -101,23 +94,10 @@ impl fmt::Display for GameError {
 /// What is wrong with a move of a game.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum GameErrorKind {
-    /// The cell is not on the board.
-    #[error("the cell is off the board (it has {cells} cells)")]
-    OffBoard {
-        /// The board's size.
-        cells: usize,
-    },
-    /// The cell was taken by an earlier move.
-    #[error("the cell is already taken")]
-    Occupied,
-    /// On a gravity board, the cell is above an empty cell of its column.
-    #[error(
-        "the cell is above an empty cell: on a gravity board a mark drops to the lowest empty cell of its column"
-    )]
-    Floating,
-    /// Under renju, the move is forbidden to black.
-    #[error("the move is forbidden to black under renju: {}", .0.describe())]
-    Forbidden(Foul),
+    /// The move cannot be played on the position it was played from: off the board, on a taken
+    /// cell, above an empty cell under gravity, or forbidden to black under renju.
+    #[error(transparent)]
+    Play(PlayError),
     /// The game had already ended.
     #[error("the game was already over ({0})")]
     AfterGameEnd(GameEnd),
@@ -149,11 +129,12 @@ impl Game {
     /// Replays `moves` from the empty board of `geometry`, `first` moving first.
     ///
     /// ```
-    /// use minimax_move::engine::{Game, GameErrorKind, Geometry, Player};
+    /// use minimax_move::engine::{Game, GameErrorKind, Geometry, PlayError, Player};
     /// let game = Game::new(Geometry::TIC_TAC_TOE, Player::X, &[4, 0, 8]).unwrap();
     /// assert_eq!(game.moves(), &[4, 0, 8]);
     /// let error = Game::new(Geometry::TIC_TAC_TOE, Player::X, &[4, 4]).unwrap_err();
-    /// assert_eq!((error.number, error.cell, error.kind), (2, 4, GameErrorKind::Occupied));
+    /// assert_eq!((error.number, error.cell), (2, 4));
+    /// assert_eq!(error.kind, GameErrorKind::Play(PlayError::Occupied { index: 4 }));
     /// ```
     ///
     /// # Errors
@@ -230,15 +211,9 @@ impl Game {
                 return Err((i + 1, named, GameErrorKind::AfterGameEnd(GameEnd(end))));
             };
             let cell = cell_of(&position, named).map_err(|kind| (i + 1, named, kind))?;
-            let played = position.try_play(cell).map_err(|e| {
-                let kind = match e {
-                    PlayError::OffBoard { cells, .. } => GameErrorKind::OffBoard { cells },
-                    PlayError::Occupied { .. } => GameErrorKind::Occupied,
-                    PlayError::Floating { .. } => GameErrorKind::Floating,
-                    PlayError::Forbidden { foul, .. } => GameErrorKind::Forbidden(foul),
-                };
-                (i + 1, cell, kind)
-            })?;
+            let played = position
+                .try_play(cell)
+                .map_err(|e| (i + 1, cell, GameErrorKind::Play(e)))?;
             positions.push(position);
             played_cells.push(cell);
             next = played.next;

@@ -205,13 +205,13 @@ async fn illegal_games_are_422_naming_the_move_and_its_cell() {
             json!({"moves": [4, 0, 4]}),
             "invalid_move",
             "/moves/2",
-            "move 3 (cell 4)",
+            "move 3: cell 4 is already taken",
         ),
         (
             json!({"moves": [9]}),
             "invalid_move",
             "/moves/0",
-            "move 1 (cell 9)",
+            "move 1: cell 9 is off the board",
         ),
         (
             json!({"moves": [0, 3, 1, 4, 2, 5]}),
