@@ -9,7 +9,7 @@ use tokio::sync::OwnedSemaphorePermit;
 
 use super::wire::{MoveResponse, ValidRequest};
 use super::{ApiError, AppState, Settings};
-use crate::engine::{Cancel, Progress, Scoring, SearchLimits, SuggestOptions, suggest};
+use crate::engine::{Cancel, Geometry, Progress, Scoring, SearchLimits, SuggestOptions, suggest};
 
 /// The answer's JSON bytes: inline for a table lookup, on the
 /// bounded blocking pool (a search slot, 503 when none frees up in time) for a search.
@@ -190,26 +190,44 @@ fn limits(
     cancel: Cancel,
 ) -> SearchLimits {
     SearchLimits {
+        all_moves: request.moves || request.scoring == Scoring::Classic,
+        multi_pv: request.top,
+        ..search_limits(
+            settings,
+            request.position.geometry(),
+            request.max_depth,
+            time_limit_ms(request, settings),
+            deadline,
+            cancel,
+        )
+    }
+}
+
+/// The one rule for a search's limits, on every route: the depth the request asks for capped by
+/// the server's, the deadline, the cancel handle, and the work budget of `millis` at the
+/// server's rate. The work budget usually stops the search before the clock on an unloaded
+/// machine, so the same request gets the same answer; the deadline is the hard stop under load.
+/// The gravity solver gets no work budget: it proves values, whatever the order it searches
+/// in, so a budget could only cut proofs short, and it runs to the deadline.
+pub fn search_limits(
+    settings: &Settings,
+    geometry: Geometry,
+    max_depth: Option<u32>,
+    millis: u64,
+    deadline: Instant,
+    cancel: Cancel,
+) -> SearchLimits {
+    SearchLimits {
         max_depth: Some(
-            request
-                .max_depth
+            max_depth
                 .unwrap_or(settings.max_depth)
                 .min(settings.max_depth),
         ),
-        // The work budget usually stops the search before the clock on an unloaded machine, so
-        // the same request gets the same answer; the deadline is the hard stop under load.
         deadline: Some(deadline),
-        // The gravity solver proves values, whatever the order it searches in, so it runs to the
-        // deadline: a work budget would only cut proofs short.
-        max_work: (!request.position.geometry().is_gravity()).then(|| {
-            SearchLimits::work_at_rate(
-                request.position.geometry(),
-                time_limit_ms(request, settings),
-                settings.search_work_rate,
-            )
-        }),
-        all_moves: request.moves || request.scoring == Scoring::Classic,
-        multi_pv: request.top,
+        max_work: (!geometry.is_gravity())
+            .then(|| SearchLimits::work_at_rate(geometry, millis, settings.search_work_rate)),
+        all_moves: false,
+        multi_pv: 0,
         cancel,
         progress: Progress::default(),
     }

@@ -1,7 +1,7 @@
 //! `POST /v1/review`: a whole game, move by move, each move compared with the best one and
 //! labelled (see [`crate::engine::review`] for the labels and their thresholds).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::extract::State;
 use axum::http::{HeaderValue, header};
@@ -12,14 +12,14 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::answer::run_bounded;
+use super::answer::{run_bounded, search_limits};
 use super::extract::JsonBody;
 use super::problem::ProblemCode;
 use super::wire::{GameStatus, coordinate, shape_error};
 use super::{ApiError, AppState, Settings};
 use crate::engine::{
-    Game, Geometry, Label, OutcomeOrUnknown, Player, PlayerSummary, Progress, Review, ReviewedMove,
-    Rule, SearchLimits, Value as MoveValue, review,
+    Game, Geometry, Label, OutcomeOrUnknown, Player, PlayerSummary, Review, ReviewedMove, Rule,
+    SearchLimits, Value as MoveValue, review,
 };
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -394,7 +394,19 @@ pub(crate) async fn review_bounded(
         state,
         Duration::from_millis(millis),
         move |deadline, cancel| {
-            let limits = limits(&request, &settings, millis, deadline, cancel);
+            // Every move of every position scored: the review compares the played move with
+            // the best.
+            let limits = SearchLimits {
+                all_moves: true,
+                ..search_limits(
+                    &settings,
+                    request.game.geometry(),
+                    request.max_depth,
+                    millis,
+                    deadline,
+                    cancel,
+                )
+            };
             let review = review(&request.game, &limits);
             if review.nodes > 0 {
                 metrics::counter!("minimax_search_nodes_total").increment(review.nodes);
@@ -417,32 +429,4 @@ fn time_limit_ms(request: &ValidReview, settings: &Settings) -> u64 {
         .time_limit_ms
         .unwrap_or(POSITION_TIME_MS.saturating_mul(positions))
         .clamp(1, settings.max_time_limit_ms)
-}
-
-/// The limits of the whole game: the work budget of its time limit, the deadline, the depth cap.
-fn limits(
-    request: &ValidReview,
-    settings: &Settings,
-    millis: u64,
-    deadline: Instant,
-    cancel: crate::engine::Cancel,
-) -> SearchLimits {
-    SearchLimits {
-        max_depth: Some(
-            request
-                .max_depth
-                .unwrap_or(settings.max_depth)
-                .min(settings.max_depth),
-        ),
-        deadline: Some(deadline),
-        max_work: Some(SearchLimits::work_at_rate(
-            request.game.geometry(),
-            millis,
-            settings.search_work_rate,
-        )),
-        all_moves: true,
-        multi_pv: 0,
-        cancel,
-        progress: Progress::default(),
-    }
 }
