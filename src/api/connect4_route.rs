@@ -9,7 +9,7 @@
 
 use std::time::Duration;
 
-use axum::extract::{RawQuery, State};
+use axum::extract::State;
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
@@ -18,7 +18,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::answer::run_bounded;
-use super::move_route::query_error;
+use super::extract::StrictQuery;
 use super::problem::ProblemCode;
 use super::{ApiError, AppState};
 use crate::engine::gravity::column_scores;
@@ -72,13 +72,8 @@ struct Connect4Solution {
     ))]
 async fn solve_connect4(
     State(state): State<AppState>,
-    RawQuery(query): RawQuery,
+    StrictQuery(query): StrictQuery<SolveQuery>,
 ) -> Result<Response, ApiError> {
-    let query = query.unwrap_or_default();
-    let deserializer =
-        serde_urlencoded::Deserializer::new(form_urlencoded::parse(query.as_bytes()));
-    let query: SolveQuery =
-        serde_path_to_error::deserialize(deserializer).map_err(|e| query_error(&e))?;
     let pos = query.pos.unwrap_or_default();
     let position = parse(&pos)?;
     // On the bounded pool like every search: it holds a slot, and stops (freeing it) when its

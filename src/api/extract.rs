@@ -1,10 +1,56 @@
-//! Extractors: the checks every JSON body passes before a handler sees it.
+//! Extractors: the checks every JSON body and every query string pass before a handler sees
+//! them.
 
 use axum::body::Bytes;
-use axum::extract::{FromRequest, Request};
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode, header};
+use serde::de::DeserializeOwned;
 
+use super::problem::ProblemCode;
 use super::{ApiError, AppState};
+
+/// The query string of a GET route read strictly into `T` (whose serde attributes deny unknown
+/// fields): a missing query string is an empty one; a parameter of the wrong type, an unknown
+/// parameter or one given twice is a 422 naming it (`unknown_field` for an unknown one,
+/// `invalid_request` otherwise), like a JSON body's field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StrictQuery<T>(pub T);
+
+impl<T: DeserializeOwned, S: Sync> FromRequestParts<S> for StrictQuery<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
+        let query = parts.uri.query().unwrap_or_default();
+        let deserializer =
+            serde_urlencoded::Deserializer::new(form_urlencoded::parse(query.as_bytes()));
+        serde_path_to_error::deserialize(deserializer)
+            .map(Self)
+            .map_err(|e| query_error(&e))
+    }
+}
+
+/// The 422 for a query string of the wrong shape, naming the parameter serde stopped at.
+fn query_error(error: &serde_path_to_error::Error<serde_urlencoded::de::Error>) -> ApiError {
+    let name = error.path().to_string();
+    let message = error.inner().to_string();
+    // serde reports an unknown field only through `de::Error::unknown_field`, whose one trace
+    // in the error type is its message text: there is no typed path to tell it apart.
+    let code = if message.starts_with("unknown field") {
+        ProblemCode::UnknownField
+    } else {
+        ProblemCode::InvalidRequest
+    };
+    if name.is_empty() || name == "." || name == "?" {
+        ApiError::invalid(code, "", format!("query string: {message}"))
+    } else {
+        ApiError::invalid(
+            code,
+            format!("/{name}"),
+            format!("query parameter `{name}`: {message}"),
+        )
+    }
+}
 
 /// The raw body of a request that declares itself uncompressed `application/json` and fits
 /// the body limit.

@@ -1,6 +1,6 @@
 //! `POST /v1/move` and `GET /v1/move`: the best move for a position.
 
-use axum::extract::{RawQuery, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
@@ -10,7 +10,7 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::answer::answer_bounded;
-use super::extract::JsonBody;
+use super::extract::{JsonBody, StrictQuery};
 use super::problem::ProblemCode;
 use super::wire::{MoveRequest, MoveResponse, ValidRequest, parse_body};
 use super::{ApiError, AppState};
@@ -166,13 +166,8 @@ struct MoveQuery {
     ))]
 async fn get_move(
     State(state): State<AppState>,
-    RawQuery(query): RawQuery,
+    StrictQuery(query): StrictQuery<MoveQuery>,
 ) -> Result<Response, ApiError> {
-    let query = query.unwrap_or_default();
-    let deserializer =
-        serde_urlencoded::Deserializer::new(form_urlencoded::parse(query.as_bytes()));
-    let query: MoveQuery =
-        serde_path_to_error::deserialize(deserializer).map_err(|e| query_error(&e))?;
     let board = if query.board.trim_start().starts_with('[') {
         serde_json::from_str(&query.board).map_err(|e| {
             ApiError::invalid(
@@ -202,30 +197,6 @@ async fn get_move(
         ..MoveRequest::for_board(board)
     };
     respond(&state, ValidRequest::try_from(request)?).await
-}
-
-/// The 422 for a query string of the wrong shape, naming the parameter serde stopped at.
-pub(crate) fn query_error(
-    error: &serde_path_to_error::Error<serde_urlencoded::de::Error>,
-) -> ApiError {
-    let name = error.path().to_string();
-    let message = error.inner().to_string();
-    // serde reports an unknown field only through `de::Error::unknown_field`, whose one trace
-    // in the error type is its message text: there is no typed path to tell it apart.
-    let code = if message.starts_with("unknown field") {
-        ProblemCode::UnknownField
-    } else {
-        ProblemCode::InvalidRequest
-    };
-    if name.is_empty() || name == "." || name == "?" {
-        ApiError::invalid(code, "", format!("query string: {message}"))
-    } else {
-        ApiError::invalid(
-            code,
-            format!("/{name}"),
-            format!("query parameter `{name}`: {message}"),
-        )
-    }
 }
 
 /// Answers a valid request: inline for a 3 × 3 table lookup, on the bounded blocking pool for a
