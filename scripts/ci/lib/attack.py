@@ -673,8 +673,11 @@ def geometry_sweep_sample():
     rules = ["freestyle", "standard", "renju", "caro"]
     # The family that once failed (gravity, k = 5, a side of 17 to 20) first, then random ones.
     samples = [(r, c, 5, True, "freestyle") for r, c in GRAVITY_PANICS]
-    samples += [(rng.randint(1, 20), rng.randint(1, 20), rng.randint(1, 20), rng.random() < 0.5,
-                 rng.choice(rules)) for _ in range(150)]
+    for _ in range(150):
+        rows, cols = rng.randint(1, 20), rng.randint(1, 20)
+        # Mostly a k that fits the board (a longer one is a plain 422), sometimes any k.
+        k = rng.randint(1, max(rows, cols)) if rng.random() < 0.8 else rng.randint(1, 20)
+        samples.append((rows, cols, k, rng.random() < 0.5, rng.choice(rules)))
     failures, answered, refused = [], 0, 0
     deadline = time.monotonic() + 60
     with Server() as server:
@@ -758,7 +761,8 @@ def repeated_fields():
 
 def searches_by_link():
     name = "searches started by a link: foreign Host and cross-site pages 403, a bad Host 400"
-    links = ("/v1/move?board=O.XX.X.OO&moves=true", "/v1/connect4/solve?pos=4453")
+    # X to move and win at once in column 1: the solver answers at once.
+    links = ("/v1/move?board=O.XX.X.OO&moves=true", "/v1/connect4/solve?pos=121212")
     cross_site = {"Origin": "https://evil.example", "Sec-Fetch-Site": "cross-site"}
     failures, count = [], 0
     with Server() as server:
