@@ -207,10 +207,14 @@ fn long_numbers(text: &str) -> Vec<String> {
             .find(|c: char| !c.is_ascii_digit())
             .unwrap_or(tail.len());
         let after = &tail[whole..];
-        let decimals = after
-            .strip_prefix('.')
-            .map_or(0, |d| d.find(|c: char| !c.is_ascii_digit()).unwrap_or(d.len()));
-        let end = if decimals > 0 { whole + 1 + decimals } else { whole };
+        let decimals = after.strip_prefix('.').map_or(0, |d| {
+            d.find(|c: char| !c.is_ascii_digit()).unwrap_or(d.len())
+        });
+        let end = if decimals > 0 {
+            whole + 1 + decimals
+        } else {
+            whole
+        };
         let number = &tail[..end];
         let near_one = decimals == 3 && number.starts_with("0.99");
         if decimals > 2 && !near_one {
@@ -260,7 +264,10 @@ async fn mcp_texts_round_numbers_and_name_gomoku_cells_by_coordinate() {
         "{text}"
     );
     for entry in answer["moves"].as_array().unwrap() {
-        assert!(text.contains(&format!("{}: ", at(&entry["index"]))), "{text}");
+        assert!(
+            text.contains(&format!("{}: ", at(&entry["index"]))),
+            "{text}"
+        );
     }
     let top = answer["top"].as_array().unwrap();
     assert!(!top.is_empty(), "{answer}");
@@ -292,13 +299,19 @@ async fn mcp_texts_round_numbers_and_name_gomoku_cells_by_coordinate() {
         &connect_four,
         json!({"moves": [38, 31, 37, 24, 36, 17, 35], "time_limit_ms": 300}),
     );
-    texts.push(("review_game Connect Four", tool(&app, "review_game", review).await.0));
+    texts.push((
+        "review_game Connect Four",
+        tool(&app, "review_game", review).await.0,
+    ));
     let ask = with(
         &connect_four,
         json!({"board": format!("{}X...", ".".repeat(38)), "moves": true, "top": 3,
             "time_limit_ms": 150}),
     );
-    texts.push(("suggest_move Connect Four", tool(&app, "suggest_move", ask).await.0));
+    texts.push((
+        "suggest_move Connect Four",
+        tool(&app, "suggest_move", ask).await.0,
+    ));
 
     // A depth limit gives every alternative the static evaluation, a fraction strictly between
     // -1 and 1.
@@ -316,13 +329,19 @@ async fn mcp_texts_round_numbers_and_name_gomoku_cells_by_coordinate() {
         &connect_four,
         json!({"board": format!("{}X...", ".".repeat(38)), "max_depth": 2}),
     );
-    texts.push(("explain_move Connect Four", tool(&app, "explain_move", explain).await.0));
+    texts.push((
+        "explain_move Connect Four",
+        tool(&app, "explain_move", explain).await.0,
+    ));
 
     for (what, text) in &texts {
         assert!(long_numbers(text).is_empty(), "{what}: {text}");
         if what.ends_with("15 x 15") {
             // The sentences, without explain_move's node counts (numbers, not cells).
-            let words = sentences(text).split(" Plain minimax visits").next().unwrap();
+            let words = sentences(text)
+                .split(" Plain minimax visits")
+                .next()
+                .unwrap();
             let found = problems(words, 5, Naming::Coordinate);
             assert!(found.is_empty(), "{what}: {text:?}: {found:?}");
         }
