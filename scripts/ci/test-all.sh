@@ -60,7 +60,7 @@ bash scripts/ci/openapi-clients.sh
 step "SIGTERM under load (3 rounds; a reset or broken pipe is a loss)"
 bash scripts/ci/sigterm.sh
 
-step "attacks: huge bad input, silent connections under ulimit -n 128, abandoned searches, SIGTERM with kept-alive clients"
+step "attacks: huge bad input, silent connections, abandoned searches, SIGTERM with kept-alive clients and streams, the connection cap, geometries, repeated fields, other origins, half-closed clients"
 bash scripts/ci/attack.sh
 
 step "rolling update behind HAProxy (zero failed requests)"

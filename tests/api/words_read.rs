@@ -194,3 +194,156 @@ async fn the_tic_tac_toe_forced_win_reads_in_threats_on_every_front_door() {
     let (text, _) = tool(&app, "suggest_move", json!({"board": "OXX......"})).await;
     assert!(text.starts_with(expected), "{text}");
 }
+
+/// The numbers of `text` written with more decimals than people read: more than two, except the
+/// three decimals of an estimate within 0.01 of ±1 (`0.998`, which two decimals would write as a
+/// proof's `1.00`).
+fn long_numbers(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find(|c: char| c.is_ascii_digit()) {
+        let tail = &rest[start..];
+        let whole = tail
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(tail.len());
+        let after = &tail[whole..];
+        let decimals = after.strip_prefix('.').map_or(0, |d| {
+            d.find(|c: char| !c.is_ascii_digit()).unwrap_or(d.len())
+        });
+        let end = if decimals > 0 {
+            whole + 1 + decimals
+        } else {
+            whole
+        };
+        let number = &tail[..end];
+        let near_one = decimals == 3 && number.starts_with("0.99");
+        if decimals > 2 && !near_one {
+            found.push(number.to_owned());
+        }
+        rest = &tail[end..];
+    }
+    found
+}
+
+/// A gomoku cell's coordinate, computed here: its column as a letter from `a`, its row as a
+/// number from 1 at the bottom.
+fn coordinate(index: u64, rows: u64, cols: u64) -> String {
+    let letter = char::from(b'a' + u8::try_from(index % cols).unwrap());
+    format!("{letter}{}", rows - index / cols)
+}
+
+#[test]
+fn long_numbers_finds_raw_floats_only() {
+    assert_eq!(
+        long_numbers("score 0.00698588589756974, 12 plies"),
+        ["0.00698588589756974"]
+    );
+    assert_eq!(long_numbers("-1.125 and 3.14159"), ["1.125", "3.14159"]);
+    assert!(long_numbers("score 0.01, 0.998, -0.27, h8, 549,946 nodes. 7. X").is_empty());
+}
+
+#[tokio::test]
+async fn mcp_texts_round_numbers_and_name_gomoku_cells_by_coordinate() {
+    let app = TestApp::new();
+    let gomoku = json!({"rows": 15, "cols": 15, "k": 5});
+    let connect_four = json!({"rows": 6, "cols": 7, "k": 4, "gravity": true});
+    let at = |index: &Value| coordinate(index.as_u64().unwrap(), 15, 15);
+    // X on h8 and i8, O on i9: O to move, with open lines and estimated (fractional) scores.
+    let mut cells = ".".repeat(225).into_bytes();
+    (cells[112], cells[113], cells[98]) = (b'X', b'X', b'O');
+    let board = String::from_utf8(cells).unwrap();
+    let mut texts = Vec::new();
+
+    let ask = with(
+        &gomoku,
+        json!({"board": board, "moves": true, "top": 3, "time_limit_ms": 150}),
+    );
+    let (text, answer) = tool(&app, "suggest_move", ask).await;
+    assert!(
+        text.contains(&format!("O plays {}:", at(&answer["index"]))),
+        "{text}"
+    );
+    for entry in answer["moves"].as_array().unwrap() {
+        assert!(
+            text.contains(&format!("{}: ", at(&entry["index"]))),
+            "{text}"
+        );
+    }
+    let top = answer["top"].as_array().unwrap();
+    assert!(!top.is_empty(), "{answer}");
+    for entry in top {
+        assert!(text.contains(&at(&entry["index"])), "top: {text}");
+    }
+    texts.push(("suggest_move 15 x 15", text));
+
+    let play = with(&gomoku, json!({"board": board, "index": 97}));
+    let (text, _) = tool(&app, "apply_move", play).await;
+    assert!(text.starts_with("O played h9."), "{text}");
+    texts.push(("apply_move 15 x 15", text));
+
+    let (text, _) = tool(&app, "game_status", with(&gomoku, json!({"board": board}))).await;
+    assert!(text.contains("legal moves a15, b15, "), "{text}");
+    texts.push(("game_status 15 x 15", text));
+
+    let game = [112_u64, 98, 113, 99, 114];
+    let review = with(&gomoku, json!({"moves": game, "time_limit_ms": 300}));
+    let (text, _) = tool(&app, "review_game", review).await;
+    for (number, cell) in (1..).zip(game) {
+        let player = if number % 2 == 1 { "X" } else { "O" };
+        let line = format!("\n{number}. {player} {}: ", coordinate(cell, 15, 15));
+        assert!(text.contains(&line), "{line:?} in {text}");
+    }
+    texts.push(("review_game 15 x 15", text));
+
+    let review = with(
+        &connect_four,
+        json!({"moves": [38, 31, 37, 24, 36, 17, 35], "time_limit_ms": 300}),
+    );
+    texts.push((
+        "review_game Connect Four",
+        tool(&app, "review_game", review).await.0,
+    ));
+    let ask = with(
+        &connect_four,
+        json!({"board": format!("{}X...", ".".repeat(38)), "moves": true, "top": 3,
+            "time_limit_ms": 150}),
+    );
+    texts.push((
+        "suggest_move Connect Four",
+        tool(&app, "suggest_move", ask).await.0,
+    ));
+
+    // A depth limit gives every alternative the static evaluation, a fraction strictly between
+    // -1 and 1.
+    let explain = with(
+        &gomoku,
+        json!({"board": board, "max_depth": 1, "algorithm": "alphabeta"}),
+    );
+    let (text, answer) = tool(&app, "explain_move", explain).await;
+    assert!(
+        text.starts_with(&format!("O plays {}", at(&answer["best"]))),
+        "{text}"
+    );
+    texts.push(("explain_move 15 x 15", text));
+    let explain = with(
+        &connect_four,
+        json!({"board": format!("{}X...", ".".repeat(38)), "max_depth": 2}),
+    );
+    texts.push((
+        "explain_move Connect Four",
+        tool(&app, "explain_move", explain).await.0,
+    ));
+
+    for (what, text) in &texts {
+        assert!(long_numbers(text).is_empty(), "{what}: {text}");
+        if what.ends_with("15 x 15") {
+            // The sentences, without explain_move's node counts (numbers, not cells).
+            let words = sentences(text)
+                .split(" Plain minimax visits")
+                .next()
+                .unwrap();
+            let found = problems(words, 5, Naming::Coordinate);
+            assert!(found.is_empty(), "{what}: {text:?}: {found:?}");
+        }
+    }
+}

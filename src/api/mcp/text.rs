@@ -22,7 +22,11 @@ pub(super) fn answer_text(tool: &str, arguments: &Value, answer: &Value) -> Stri
                 board.chosen_move(answer)
             );
             if let Some(moves) = answer["moves"].as_array() {
-                text.push_str(&board.move_table(moves));
+                text.push_str(&board.move_table("Moves", moves));
+                text.push('\n');
+            }
+            if let Some(top) = answer["top"].as_array().filter(|top| !top.is_empty()) {
+                text.push_str(&board.move_table("Best moves, best first", top));
                 text.push('\n');
             }
             text + &format!(
@@ -239,8 +243,9 @@ impl Shape {
         )
     }
 
-    /// The move table on one line: `move: score, outcome` for every legal move.
-    fn move_table(&self, moves: &[Value]) -> String {
+    /// A table of moves on one line, `title (key: score, outcome): move: score, outcome; ...`:
+    /// every legal move (`Moves`), or the best ones (`top`).
+    fn move_table(&self, title: &str, moves: &[Value]) -> String {
         let entries: Vec<String> = moves
             .iter()
             .map(|entry| {
@@ -259,7 +264,7 @@ impl Shape {
         } else {
             "point"
         };
-        format!("Moves ({key}: score, outcome): {}.", entries.join("; "))
+        format!("{title} ({key}: score, outcome): {}.", entries.join("; "))
     }
 
     /// The game's state as a sentence.
