@@ -15,7 +15,7 @@ use utoipa_axum::routes;
 use super::answer::{run_bounded, search_limits};
 use super::extract::JsonBody;
 use super::problem::ProblemCode;
-use super::wire::{GameStatus, coordinate, shape_error};
+use super::wire::{GameStatus, coordinate, geometry, shape_error};
 use super::{ApiError, AppState, Settings};
 use crate::engine::{
     Game, Geometry, Label, OutcomeOrUnknown, Player, PlayerSummary, Review, ReviewedMove, Rule,
@@ -286,13 +286,13 @@ impl TryFrom<ReviewRequest> for ValidReview {
                 ));
             }
         }
-        let geometry = Geometry::new(
-            request.rows.unwrap_or(3),
-            request.cols.unwrap_or(3),
-            request.k.unwrap_or(3),
-        )?
-        .with_gravity(request.gravity)?
-        .with_rule(request.rule)?;
+        let geometry = geometry(
+            request.rows,
+            request.cols,
+            request.k,
+            request.gravity,
+            request.rule,
+        )?;
         if request.moves.len() > geometry.cells() {
             return Err(ApiError::invalid(
                 ProblemCode::InvalidRequest,

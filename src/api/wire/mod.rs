@@ -17,7 +17,7 @@ pub use board::{BoardStyle, RenderedBoard};
 pub use duplicates::repeated_key;
 pub(crate) use duplicates::{refuse_repeated_keys, repeated_field};
 pub(crate) use request::null_as_default;
-pub use request::{MoveBody, MoveRequest, ValidRequest, parse_body, parse_request};
+pub use request::{MoveBody, MoveRequest, ValidRequest, geometry, parse_body, parse_request};
 pub use response::{
     ForbiddenCell, ForbiddenReason, GameState, GameStatus, MoveResponse, coordinate,
 };

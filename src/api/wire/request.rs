@@ -182,6 +182,27 @@ pub struct ValidRequest {
     pub seed: Option<u64>,
 }
 
+/// The one way a request's five geometry fields become a [`Geometry`] (`rows`, `cols` and `k`
+/// default to 3, as on 3 × 3): every route that takes a board or a game reads them through it,
+/// so each refusal is the same 422 `invalid_geometry` naming the field.
+///
+/// # Errors
+/// [`ApiError::Geometry`] when the sides or `k` are out of range, gravity is asked for on too
+/// large a board, or the rule does not apply to the board.
+pub fn geometry(
+    rows: Option<u64>,
+    cols: Option<u64>,
+    k: Option<u64>,
+    gravity: bool,
+    rule: Rule,
+) -> Result<Geometry, ApiError> {
+    Ok(
+        Geometry::new(rows.unwrap_or(3), cols.unwrap_or(3), k.unwrap_or(3))?
+            .with_gravity(gravity)?
+            .with_rule(rule)?,
+    )
+}
+
 impl TryFrom<MoveRequest> for ValidRequest {
     type Error = ApiError;
 
@@ -193,13 +214,13 @@ impl TryFrom<MoveRequest> for ValidRequest {
         in_range("seed", request.seed, 0, i64::MAX as u64)?;
         in_range("top", request.top, 1, MAX_TOP as u64)?;
         let (cells, style) = parse_board(&request.board)?;
-        let geometry = Geometry::new(
-            request.rows.unwrap_or(3),
-            request.cols.unwrap_or(3),
-            request.k.unwrap_or(3),
-        )?
-        .with_gravity(request.gravity)?
-        .with_rule(request.rule)?;
+        let geometry = geometry(
+            request.rows,
+            request.cols,
+            request.k,
+            request.gravity,
+            request.rule,
+        )?;
         if cells.len() != geometry.cells() {
             let hint = if request.rows.is_none() && request.cols.is_none() {
                 "; send rows, cols and k for boards other than 3 × 3"
