@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it. Installs what it needs when missing: a Python venv (.venv)
-# with hadolint, kubernetes-validate, schemathesis, prometheus_client, mcp and httpx-sse; the npm
+# with hadolint, kubernetes-validate, schemathesis, prometheus_client, mcp, httpx-sse and
+# bitbully-databases; the npm
 # packages of tests/browser, and of tests/clients with Node 22 (under target/); Debian's
 # chromium. Run from anywhere: bash scripts/ci/test-all.sh
 set -euo pipefail
@@ -27,6 +28,9 @@ cargo clippy --no-default-features --lib -- -D warnings
 
 step "tests (unit, integration, doctests)"
 cargo test
+
+step "Connect Four against the bitbully-databases books (an independent oracle, 12 and 8 stones)"
+bash scripts/ci/bitbully-check.sh
 
 step "docs (warnings denied)"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps
