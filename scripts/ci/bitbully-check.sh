@@ -7,7 +7,8 @@
 # to the engine's opening book.
 #
 #   bash scripts/ci/bitbully-check.sh            # the suite's tier
-#   bash scripts/ci/bitbully-check.sh --ignored  # also 400 more 8-stone positions (minutes)
+#   bash scripts/ci/bitbully-check.sh --ignored  # every 12-stone sample and 400 more 8-stone
+#                                                # positions (minutes)
 #
 # Installs bitbully-databases into .venv (created if missing) only when it is missing.
 set -euo pipefail

@@ -381,6 +381,41 @@ fn boards_of_35_and_36_cells_have_their_published_values() {
     }
 }
 
+/// Width + height = 13 and 14 (width × height), from the same table; 7 × 6 comes from the book,
+/// the others take minutes to hours each on the reference machine.
+/// `cargo test --release --test engine gravity -- --ignored`.
+const PUBLISHED_13_AND_14: [(usize, usize, Option<Outcome>, u32); 13] = [
+    (9, 4, Some(Outcome::Loss), 36),
+    (4, 9, Some(Outcome::Draw), 36),
+    (8, 5, Some(Outcome::Win), 39),
+    (5, 8, Some(Outcome::Draw), 40),
+    (7, 6, Some(Outcome::Win), 41),
+    (6, 7, Some(Outcome::Win), 41),
+    (10, 4, Some(Outcome::Loss), 40),
+    (4, 10, Some(Outcome::Draw), 40),
+    (9, 5, Some(Outcome::Win), 41),
+    (5, 9, Some(Outcome::Draw), 45),
+    (8, 6, Some(Outcome::Loss), 48),
+    (6, 8, Some(Outcome::Loss), 48),
+    (7, 7, Some(Outcome::Draw), 49),
+];
+
+#[test]
+#[ignore = "hours: run with --ignored"]
+fn boards_with_width_and_height_summing_to_13_have_their_published_values() {
+    for &(width, height, outcome, last) in PUBLISHED_13_AND_14.iter().filter(|p| p.0 + p.1 == 13) {
+        check_published(width, height, outcome, last);
+    }
+}
+
+#[test]
+#[ignore = "hours: run with --ignored"]
+fn boards_with_width_and_height_summing_to_14_have_their_published_values() {
+    for &(width, height, outcome, last) in PUBLISHED_13_AND_14.iter().filter(|p| p.0 + p.1 == 14) {
+        check_published(width, height, outcome, last);
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // 7 × 6 against connect-four-ai.
 
@@ -707,12 +742,11 @@ fn the_shipped_book_is_what_the_generator_makes_of_its_deepest_level() {
 
 /// Runs the `connect4-book` tool on 4 rows × 5 columns at `depth` with `args`; its output.
 fn book_tool(depth: usize, args: &[&str]) -> std::process::Output {
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_connect4-book"))
+    std::process::Command::new(env!("CARGO_BIN_EXE_connect4-book"))
         .args(args)
         .args(["--rows", "4", "--cols", "5", "--depth", &depth.to_string()])
         .output()
-        .expect("the book tool runs");
-    output
+        .expect("the book tool runs")
 }
 
 fn book_tool_ok(depth: usize, args: &[&str]) {
