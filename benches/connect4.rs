@@ -7,6 +7,9 @@
 //!                                                   # FILE gets the positions (columns from 1)
 //! cargo bench --bench connect4 -- --compare --from FILE...  # the same on the positions in each
 //!                                                   # FILE (a line: the columns played, from 1)
+//! cargo bench --bench connect4 -- --sizes [SUM] [SECONDS]  # the empty board of every size with
+//!                                                   # 4 <= width, height and width + height <= SUM
+//!                                                   # (13), solved within SECONDS (10) or not
 //! ```
 //!
 //! The positions are random games cut at a band's number of stones, the same on every run
@@ -160,8 +163,52 @@ fn read_positions(path: &str) -> Vec<Vec<usize>> {
         .collect()
 }
 
+/// The empty board of every size with both sides at least 4 and `width + height <= most`,
+/// solved within `seconds` (the server's largest time limit by default): proven or not, the
+/// time and the nodes.
+fn sizes(most: usize, seconds: f64) {
+    println!(
+        "{:<8} {:>8} {:>10} {:>9} {:>14}",
+        "w x h", "outcome", "last move", "seconds", "nodes"
+    );
+    for sum in 8..=most {
+        for width in 4..=sum - 4 {
+            let height = sum - width;
+            let geometry = Geometry::new(height as u64, width as u64, 4)
+                .and_then(|g| g.with_gravity(true))
+                .expect("a gravity board");
+            let empty = Position::new(geometry, vec![None; width * height], None).expect("empty");
+            let limits = SearchLimits {
+                deadline: Some(Instant::now() + std::time::Duration::from_secs_f64(seconds)),
+                ..SearchLimits::default()
+            };
+            let started = Instant::now();
+            let solved = solve(&empty, &limits);
+            let elapsed = started.elapsed().as_secs_f64();
+            let (outcome, last) = match (solved.value.outcome(), solved.value.plies()) {
+                (Some(outcome), Some(plies)) => (format!("{outcome:?}"), plies.to_string()),
+                _ => ("not proven".to_owned(), "-".to_owned()),
+            };
+            println!(
+                "{:<8} {outcome:>8} {last:>10} {elapsed:>9.2} {:>14}",
+                format!("{width} x {height}"),
+                solved.nodes
+            );
+        }
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "--sizes") {
+        let number = |j: usize, default: f64| {
+            args.get(i + j)
+                .and_then(|a| a.parse::<f64>().ok())
+                .unwrap_or(default)
+        };
+        sizes(number(1, 13.0) as usize, number(2, 10.0));
+        return;
+    }
     if let Some(i) = args.iter().position(|a| a == "--compare") {
         let sets: Vec<(String, Vec<Vec<usize>>)> = match args.iter().position(|a| a == "--from") {
             Some(from) => args[from + 1..]

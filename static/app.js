@@ -23,6 +23,9 @@
   const boardScroll = $('board-scroll');
   const topMovesEl = $('top-moves');
   const columnScoresEl = $('column-scores');
+  const scoreKindEl = $('column-score-kind');
+  const movesToEndBox = $('moves-to-end');
+  let hoverColumn = null; // Connect Four: the column under the pointer (showColumn)
   const undoBtn = $('undo');
   const liveEl = $('live');
   const liveText = $('live-text');
@@ -256,6 +259,19 @@
     return (s < 0 ? '-' : '') + digits.replace(/^0/, '');
   }
 
+  // Connect Four: a proven score as Pons' score (connect4.gamesolver.org's: from the side to
+  // move, a win on the stone numbered m scores 1 + (cells - m) / 2, a loss the negative, a draw
+  // 0), or, with "Moves to the end" checked, the plies to the end (+ a win, - a loss, 0 a draw).
+  // Estimates keep their own form.
+  function gravityScore(entry) {
+    if (!Number.isInteger(entry.score) || !entry.plies || !['win', 'loss', 'draw'].includes(entry.outcome)) return formatScore(entry);
+    if (entry.outcome === 'draw') return '0';
+    const sign = entry.outcome === 'win' ? '' : '-';
+    if (movesToEndBox.checked) return (entry.outcome === 'win' ? '+' : '-') + entry.plies;
+    const stones = game.cells.filter(Boolean).length;
+    return sign + String(1 + Math.floor((game.rows * game.cols - (stones + entry.plies)) / 2));
+  }
+
   const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const ordinal = (n) => n + (n % 100 >= 11 && n % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] || 'th');
   const pliesText = (n) => plural(n, 'ply').replace(/plys$/, 'plies');
@@ -264,7 +280,7 @@
   // here is always one side's move, a "ply" one move of either side.
   function describeScore(entry, mark) {
     const plies = entry.plies;
-    const score = `score ${formatScore(entry)}`;
+    const score = `score ${game.gravity ? gravityScore(entry) : formatScore(entry)}`;
     switch (entry.outcome) {
       case 'win': {
         if (!plies) return `${score}: ${mark} wins`;
@@ -309,6 +325,7 @@
       renderCells(playable, table, best, allEqual, winning);
     }
     renderColumnScores(showScores ? table : null, best, allEqual);
+    if (game.gravity && !game.goban) showColumn(hoverColumn);
     updateTabStop();
     undoBtn.disabled = game.history.length === 0 || game.phase === 'ai';
     statusEl.textContent = statusText();
@@ -358,7 +375,7 @@
         if (entry) {
           const span = document.createElement('span');
           span.className = 'score ' + entry.outcome;
-          span.textContent = formatScore(entry);
+          span.textContent = game.gravity ? gravityScore(entry) : formatScore(entry);
           b.appendChild(span);
           b.dataset.score = String(entry.score);
           const d = describeScore(entry, game.human);
@@ -462,13 +479,17 @@
   // Connect Four: each column's score above it (the move of dropping a mark there).
   function renderColumnScores(table, best, allEqual) {
     columnScoresEl.hidden = !game.gravity || !table;
+    scoreKindEl.hidden = columnScoresEl.hidden;
     if (columnScoresEl.hidden) return;
+    $('column-score-caption').textContent = movesToEndBox.checked
+      ? 'Moves to the end with best play: +n wins on the nth move from here (this one included), -n loses, 0 draws.'
+      : 'Pons\' scores, as connect4.gamesolver.org: positive wins (the sooner, the larger), negative loses, 0 draws.';
     [...columnScoresEl.children].forEach((s, c) => {
       const i = landing(game.cells, c);
       const entry = i === null ? null : table.get(i);
       s.className = entry ? entry.outcome : 'full';
       s.classList.toggle('best', !!entry && entry.score === best && !allEqual);
-      s.textContent = entry ? formatScore(entry) : '\u2013';
+      s.textContent = entry ? gravityScore(entry) : '\u2013';
       if (entry) s.dataset.score = String(entry.score);
       else delete s.dataset.score;
       const what = entry ? describeScore(entry, game.human) : 'full';
@@ -572,6 +593,23 @@
     const target = game.gravity ? landing(game.cells, index % game.cols) : index;
     if (target !== null) humanMove(target);
   });
+
+  // Connect Four: the column under the pointer lights up, with a ghost disc where a mark would land.
+  function showColumn(column) {
+    hoverColumn = column;
+    const target = column === null || game.phase !== 'human' ? null : landing(game.cells, column);
+    buttons.forEach((b, i) => {
+      b.classList.toggle('column-hover', target !== null && i % game.cols === column);
+      b.classList.toggle('ghost', i === target);
+      if (i === target) b.dataset.ghost = game.human;
+      else delete b.dataset.ghost;
+    });
+  }
+  boardEl.addEventListener('pointerover', (e) => {
+    const t = e.target.closest('.cell');
+    if (game.gravity && t) showColumn(Number(t.dataset.index) % game.cols);
+  });
+  boardEl.addEventListener('pointerleave', () => { if (game.gravity) showColumn(null); });
 
   // ---------------------------------------------------------------- the API
 
@@ -1096,6 +1134,7 @@
   ruleSel.addEventListener('change', newGame);
   zoomBtn.addEventListener('click', toggleZoom);
   window.addEventListener('resize', updateZoom);
+  movesToEndBox.addEventListener('change', render);
   // For the search-tree view (trace.js): the position on the board, read-only.
   window.minimaxPosition = () => ({
     cells: game.cells.slice(), rows: game.rows, cols: game.cols, k: game.k,

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, as CI runs it. Installs what it needs when missing: a Python venv (.venv)
-# with hadolint, kubernetes-validate, schemathesis, prometheus_client, mcp and httpx-sse; the npm
-# packages of tests/browser, and of tests/clients with Node 22 (under target/); Debian's
-# chromium. Run from anywhere: bash scripts/ci/test-all.sh
+# with hadolint, kubernetes-validate, schemathesis, prometheus_client, mcp, httpx-sse and
+# bitbully-databases; the npm packages of tests/browser, and of tests/clients with Node 22
+# (under target/); Debian's chromium. Run from anywhere: bash scripts/ci/test-all.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -32,6 +32,9 @@ step "slow tier: the exhaustive sweeps, #[ignore]d by cargo test and named slow_
 cargo test --lib -- --ignored slow_
 cargo test --test engine -- --ignored slow_
 cargo test --test api -- --ignored slow_
+
+step "Connect Four against the bitbully-databases books (an independent oracle, 12 and 8 stones)"
+bash scripts/ci/bitbully-check.sh
 
 step "docs (warnings denied)"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps

@@ -1152,6 +1152,25 @@ async function main() {
     const api = await apiMove(base, { board: marks.map((m, i) => m || i), rows: 6, cols: 7, k: 4, gravity: true, player: 'X', moves: true, time_limit_ms: 3000 });
     const mismatches = api.moves.filter((m) => m.exact && strip[m.column].outcome !== 'unknown' && Number(strip[m.column].score) !== m.score);
     check('connect four: proven column scores match the API\'s move table', api.moves.length === 7 && api.moves.every((m) => m.index === landingOf(m.column)) && mismatches.length === 0, JSON.stringify(mismatches));
+    // The text is Pons' score by default (the caption says so), the plies with the switch.
+    const stones = marks.filter(Boolean).length;
+    const pons = (m) => (m.outcome === 'draw' ? 0 : (m.outcome === 'win' ? 1 : -1) * (1 + Math.floor((42 - stones - m.plies) / 2)));
+    const texts = async () => page.$$eval('#column-scores > span', (els) => els.map((e) => e.textContent));
+    const caption = async () => (await page.textContent('#column-score-caption')) || '';
+    const proven = api.moves.filter((m) => m.exact);
+    let shown = await texts();
+    check('connect four: column scores in Pons\' convention by default, and the caption says so', (await caption()).startsWith('Pons') && proven.every((m) => shown[m.column] === String(pons(m))), JSON.stringify({ shown, api: proven.map((m) => [m.column, m.outcome, m.plies]) }));
+    await page.check('#moves-to-end');
+    shown = await texts();
+    const plies = (m) => (m.outcome === 'draw' ? '0' : (m.outcome === 'win' ? '+' : '-') + m.plies);
+    check('connect four: the switch shows the moves to the end, and the caption says so', (await caption()).startsWith('Moves to the end') && proven.every((m) => shown[m.column] === plies(m)), JSON.stringify(shown));
+    await page.uncheck('#moves-to-end');
+    // Hovering a column lights it and shows a ghost disc on its landing cell.
+    await page.hover('#board button[data-index="3"]');
+    const lit = await page.$$eval('#board .cell.column-hover', (els) => els.map((e) => Number(e.dataset.index)));
+    const ghosts = await page.$$eval('#board .cell.ghost', (els) => els.map((e) => [Number(e.dataset.index), e.dataset.ghost]));
+    check('connect four: the hovered column is lit, with a ghost disc of the player on its landing cell', lit.length === 6 && lit.every((i) => i % 7 === 3) && ghosts.length === 1 && ghosts[0][0] === landingOf(3) && ghosts[0][1] === 'X', JSON.stringify({ lit, ghosts }));
+    await page.mouse.move(0, 0);
     await page.uncheck('#analysis');
     // A click on a taken cell of a column that is not full still drops into that column.
     await page.click(`#board button[data-index="${full[0]}"]`, { force: true });

@@ -6,7 +6,9 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use minimax_move::engine::gravity::{Book, analyze, build_book, column_scores, pons_score, solve};
+use minimax_move::engine::gravity::{
+    Book, BookBuilder, analyze, build_book, column_scores, pons_score, solve,
+};
 use minimax_move::engine::{
     Analysis, Cancel, Game, GameErrorKind, Geometry, Outcome, Player, Position, PositionError,
     Scoring, SearchLimits, SuggestOptions, Value, suggest,
@@ -382,6 +384,41 @@ fn boards_of_35_and_36_cells_have_their_published_values() {
     }
 }
 
+/// Width + height = 13 and 14 (width × height), from the same table; 7 × 6 comes from the book,
+/// the others take minutes to hours each on the reference machine.
+/// `cargo test --release --test engine gravity -- --ignored`.
+const PUBLISHED_13_AND_14: [(usize, usize, Option<Outcome>, u32); 13] = [
+    (9, 4, Some(Outcome::Loss), 36),
+    (4, 9, Some(Outcome::Draw), 36),
+    (8, 5, Some(Outcome::Win), 39),
+    (5, 8, Some(Outcome::Draw), 40),
+    (7, 6, Some(Outcome::Win), 41),
+    (6, 7, Some(Outcome::Win), 41),
+    (10, 4, Some(Outcome::Loss), 40),
+    (4, 10, Some(Outcome::Draw), 40),
+    (9, 5, Some(Outcome::Win), 41),
+    (5, 9, Some(Outcome::Draw), 45),
+    (8, 6, Some(Outcome::Loss), 48),
+    (6, 8, Some(Outcome::Loss), 48),
+    (7, 7, Some(Outcome::Draw), 49),
+];
+
+#[test]
+#[ignore = "hours: run with --ignored"]
+fn boards_with_width_and_height_summing_to_13_have_their_published_values() {
+    for &(width, height, outcome, last) in PUBLISHED_13_AND_14.iter().filter(|p| p.0 + p.1 == 13) {
+        check_published(width, height, outcome, last);
+    }
+}
+
+#[test]
+#[ignore = "hours: run with --ignored"]
+fn boards_with_width_and_height_summing_to_14_have_their_published_values() {
+    for &(width, height, outcome, last) in PUBLISHED_13_AND_14.iter().filter(|p| p.0 + p.1 == 14) {
+        check_published(width, height, outcome, last);
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // 7 × 6 against connect-four-ai.
 
@@ -682,6 +719,173 @@ fn a_book_is_the_same_byte_for_byte_on_one_thread_or_two() {
     assert!(one.len() > 50, "{} positions", one.len());
     let read = Book::from_bytes(&one.to_bytes()).expect("reads");
     assert_eq!(read, one);
+}
+
+#[test]
+fn the_shipped_book_is_what_the_generator_makes_of_its_deepest_level() {
+    // The shipped book's scores of its 4-stone positions, backed up by the generator: the same
+    // bytes, so its frontier, its shallower levels and its format are the generator's.
+    let shipped_bytes = include_bytes!("../../src/engine/gravity/connect4.book");
+    let shipped = Book::from_bytes(shipped_bytes).expect("reads");
+    let builder = BookBuilder::new(Geometry::CONNECT_FOUR, 4).expect("7 x 6 takes a book");
+    let scores: HashMap<u64, i8> = builder
+        .frontier()
+        .into_iter()
+        .map(|key| {
+            let score = shipped
+                .get(u128::from(key), 4)
+                .expect("every frontier position");
+            (key, i8::try_from(score).expect("a byte"))
+        })
+        .collect();
+    assert_eq!(scores.len(), 568);
+    let rebuilt = builder.finish(&scores).expect("complete");
+    assert_eq!(rebuilt.to_bytes(), shipped_bytes);
+}
+
+/// Runs the `connect4-book` tool on 4 rows × 5 columns at `depth` with `args`; its output.
+fn book_tool(depth: usize, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_connect4-book"))
+        .args(args)
+        .args(["--rows", "4", "--cols", "5", "--depth", &depth.to_string()])
+        .output()
+        .expect("the book tool runs")
+}
+
+fn book_tool_ok(depth: usize, args: &[&str]) {
+    let output = book_tool(depth, args);
+    assert!(
+        output.status.success(),
+        "connect4-book {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[test]
+fn the_book_tool_gives_the_same_bytes_whatever_the_shards_threads_and_resumes() {
+    let dir = std::env::temp_dir().join(format!("c4-book-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let path = |name: &str| dir.join(name).to_string_lossy().into_owned();
+    let depth = 6;
+    let expected = build_book(gravity(4, 5, 4), depth, 1, &|_, _| {})
+        .expect("fits")
+        .to_bytes();
+
+    // One machine, one thread, in one go.
+    book_tool_ok(
+        depth,
+        &["build", "--threads", "1", "--out", &path("whole.book")],
+    );
+    assert_eq!(std::fs::read(path("whole.book")).unwrap(), expected);
+    assert!(
+        !std::path::Path::new(&path("whole.book.solved")).exists(),
+        "the checkpoint is removed once the book is written"
+    );
+
+    // Three shards on two threads each; shard 1 stopped twice and resumed, its checkpoint
+    // once cut in the middle of a line, as a kill during a write leaves it.
+    let shard = |i: usize| path(&format!("shard-{i}.txt"));
+    for i in [0, 2] {
+        book_tool_ok(
+            depth,
+            &[
+                "solve",
+                "--shard",
+                &format!("{i}/3"),
+                "--threads",
+                "2",
+                "--checkpoint",
+                &shard(i),
+            ],
+        );
+    }
+    book_tool_ok(
+        depth,
+        &[
+            "solve",
+            "--shard",
+            "1/3",
+            "--threads",
+            "2",
+            "--limit",
+            "5",
+            "--checkpoint",
+            &shard(1),
+        ],
+    );
+    let partial = std::fs::read_to_string(shard(1)).unwrap();
+    assert_eq!(
+        partial.lines().count(),
+        1 + 5,
+        "the header and five positions"
+    );
+    std::fs::write(shard(1), format!("{partial}1a")).unwrap();
+    // Merging before the shards are complete fails, and names what is missing.
+    let output = book_tool(
+        depth,
+        &[
+            "merge",
+            "--out",
+            &path("early.book"),
+            &shard(0),
+            &shard(1),
+            &shard(2),
+        ],
+    );
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("has no score"));
+    book_tool_ok(
+        depth,
+        &[
+            "solve",
+            "--shard",
+            "1/3",
+            "--threads",
+            "1",
+            "--limit",
+            "3",
+            "--checkpoint",
+            &shard(1),
+        ],
+    );
+    book_tool_ok(
+        depth,
+        &[
+            "solve",
+            "--shard",
+            "1/3",
+            "--threads",
+            "2",
+            "--checkpoint",
+            &shard(1),
+        ],
+    );
+    // A shard of another run (the wrong shard) is refused when resuming.
+    let output = book_tool(
+        depth,
+        &["solve", "--shard", "2/3", "--checkpoint", &shard(1)],
+    );
+    assert!(!output.status.success());
+
+    book_tool_ok(
+        depth,
+        &[
+            "merge",
+            "--out",
+            &path("merged.book"),
+            &shard(2),
+            &shard(1),
+            &shard(0),
+        ],
+    );
+    assert_eq!(std::fs::read(path("merged.book")).unwrap(), expected);
+    // A checkpoint of another depth is refused.
+    let output = book_tool(
+        depth - 1,
+        &["merge", "--out", &path("other.book"), &shard(0)],
+    );
+    assert!(!output.status.success());
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// Every geometry the engine accepts with gravity: rows and columns from 1 to 20 (15 unless

@@ -2,6 +2,7 @@
 //! minimax, m,n,k games against known values and a memoised minimax, and property tests of the
 //! parser and the engine's invariants. One test binary, so the suite links once.
 
+mod bitbully;
 mod cancel;
 mod every_size;
 mod golden;

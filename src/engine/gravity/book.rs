@@ -43,6 +43,19 @@ pub enum BookError {
     /// The keys are not in strictly increasing order.
     #[error("the book's keys are not sorted")]
     Unsorted,
+    /// A position of the frontier (the deepest level) has no score: a shard is missing or
+    /// unfinished.
+    #[error("the frontier position with key {key:#x} has no score")]
+    Missing {
+        /// Its mirror-reduced key.
+        key: u64,
+    },
+    /// A score for a key that is not on the frontier: from another board or depth.
+    #[error("the key {key:#x} is not on this book's frontier")]
+    Stray {
+        /// The key.
+        key: u64,
+    },
 }
 
 impl Book {

@@ -1,4 +1,10 @@
 //! Building an opening book: every position reachable with at most `depth` stones, solved.
+//!
+//! The work is in the deepest level, the frontier: every position there is solved by search,
+//! and the shallower ones follow by minimax. [`BookBuilder`] splits the two so that the
+//! frontier can be solved in pieces (shards, runs stopped and resumed, several machines) and
+//! the book assembled from whatever pieces were solved, the same byte for byte however the
+//! work was split: every score is exact and the entries are sorted.
 
 use std::collections::HashMap;
 
@@ -9,51 +15,205 @@ use super::search::{Searcher, unlimited};
 use super::table::{Bounds, Table};
 use crate::engine::game::Geometry;
 
-/// Solves every position of a gravity `geometry` that a game reaches with at most `depth` stones (mirror images once), on `threads` threads, and returns them as
-/// a [`Book`]. The positions with exactly `depth` stones are searched; the shallower ones
-/// follow from them by minimax. `progress(done, total)` is called as the deepest positions get
-/// solved. The result does not depend on the number of threads: every score is exact.
+/// Solves every position of a gravity `geometry` that a game reaches with at most `depth`
+/// stones (mirror images once), on `threads` threads, and returns them as a [`Book`].
+/// `progress(done, total)` is called as the deepest positions get solved. The result does not
+/// depend on the number of threads: every score is exact. [`BookBuilder`] does the same in
+/// pieces.
 ///
 /// # Errors
-/// [`BookError::Size`] when the board has no gravity or is larger than 64 bits (books are for
-/// `u64` boards), or `depth` is more than its cells or 255.
+/// As [`BookBuilder::new`].
 pub fn build_book(
     geometry: Geometry,
     depth: usize,
     threads: usize,
     progress: &(dyn Fn(usize, usize) + Sync),
 ) -> Result<Book, BookError> {
-    let (rows, cols, k) = (geometry.rows(), geometry.cols(), geometry.k());
-    if !geometry.is_gravity()
-        || !super::root::fits_u64(geometry)
-        || depth > rows * cols
-        || depth > 255
-    {
-        return Err(BookError::Size);
+    use std::sync::Mutex;
+    let builder = BookBuilder::new(geometry, depth)?;
+    let frontier = builder.frontier();
+    let total = frontier.len();
+    let scores = Mutex::new(HashMap::with_capacity(total));
+    builder.solve(&frontier, threads, &|key, score| {
+        let mut scores = scores.lock().expect("no thread panics holding the scores");
+        scores.insert(key, score);
+        let done = scores.len();
+        if done.is_multiple_of(64) || done == total {
+            progress(done, total);
+        }
+    });
+    builder.finish(&scores.into_inner().expect("no thread panicked"))
+}
+
+/// A book under construction: every position of a board with at most `depth` stones, the
+/// frontier (exactly `depth` stones) to solve by search, the shallower levels to back up.
+///
+/// ```
+/// use std::collections::HashMap;
+/// use std::sync::Mutex;
+/// use minimax_move::engine::Geometry;
+/// use minimax_move::engine::gravity::{BookBuilder, build_book};
+///
+/// let geometry = Geometry::new(4, 4, 4).unwrap().with_gravity(true).unwrap();
+/// let builder = BookBuilder::new(geometry, 3).unwrap();
+/// // Two shards, solved separately (on other machines, say), then put together.
+/// let scores = Mutex::new(HashMap::new());
+/// for index in 0..2 {
+///     builder.solve(&builder.shard(index, 2), 1, &|key, score| {
+///         scores.lock().unwrap().insert(key, score);
+///     });
+/// }
+/// let book = builder.finish(&scores.into_inner().unwrap()).unwrap();
+/// assert_eq!(book, build_book(geometry, 3, 1, &|_, _| {}).unwrap());
+/// ```
+#[derive(Debug)]
+pub struct BookBuilder {
+    geometry: (u32, u32, u32),
+    depth: usize,
+    shape: Shape<u64>,
+    /// The positions by number of stones, each level in increasing key order (games over left
+    /// out, mirror images once), with their keys.
+    levels: Vec<Vec<(u64, Board<u64>)>>,
+}
+
+impl BookBuilder {
+    /// Every position of a gravity `geometry` with at most `depth` stones.
+    ///
+    /// # Errors
+    /// [`BookError::Size`] when the board has no gravity or is larger than 64 bits (books are
+    /// for `u64` boards), or `depth` is more than its cells or 255.
+    pub fn new(geometry: Geometry, depth: usize) -> Result<Self, BookError> {
+        let (rows, cols, k) = (geometry.rows(), geometry.cols(), geometry.k());
+        if !geometry.is_gravity()
+            || !super::root::fits_u64(geometry)
+            || depth > rows * cols
+            || depth > 255
+        {
+            return Err(BookError::Size);
+        }
+        let shape = Shape::<u64>::new(rows as u32, cols as u32, k as u32);
+        let levels = levels(&shape, depth);
+        Ok(Self {
+            geometry: (rows as u32, cols as u32, k as u32),
+            depth,
+            shape,
+            levels,
+        })
     }
-    let shape = Shape::<u64>::new(rows as u32, cols as u32, k as u32);
-    let levels = levels(&shape, depth);
-    let mut scores = solve_all(&shape, levels.last().expect("a level"), threads, progress);
-    back_up(&shape, &levels[..depth], &mut scores);
-    let entries = scores
-        .into_iter()
-        .map(|(key, score)| (key, i8::try_from(score).expect("scores fit in a byte")))
-        .collect();
-    Ok(Book::from_entries(
-        (rows as u32, cols as u32, k as u32),
-        depth as i32,
-        entries,
-    ))
+
+    /// The keys of the frontier, the positions with exactly `depth` stones (mirror-reduced,
+    /// increasing): what [`BookBuilder::solve`] has to solve.
+    #[must_use]
+    pub fn frontier(&self) -> Vec<u64> {
+        self.deepest().iter().map(|&(key, _)| key).collect()
+    }
+
+    /// Shard `index` of `count` of the frontier: every `count`-th key from the `index`-th, so
+    /// that shards get positions from every part of the frontier. The shards of one `count`
+    /// cover the frontier, each key once.
+    ///
+    /// # Panics
+    /// If `index` is not below `count`.
+    #[must_use]
+    pub fn shard(&self, index: usize, count: usize) -> Vec<u64> {
+        assert!(index < count, "shard {index} of {count}");
+        self.deepest()
+            .iter()
+            .skip(index)
+            .step_by(count)
+            .map(|&(key, _)| key)
+            .collect()
+    }
+
+    /// Solves the frontier positions `keys` on `threads` threads, each with its own table,
+    /// calling `solved(key, score)` (Pons' score, from the side to move) as each is found, in
+    /// no particular order. Each thread takes the next unsolved position, so a run of hard
+    /// ones does not leave the others idle.
+    ///
+    /// # Panics
+    /// If a key is not on the frontier.
+    pub fn solve(&self, keys: &[u64], threads: usize, solved: &(dyn Fn(u64, i8) + Sync)) {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let deepest = self.deepest();
+        let boards: Vec<Board<u64>> = keys
+            .iter()
+            .map(|key| {
+                let i = deepest
+                    .binary_search_by_key(key, |&(k, _)| k)
+                    .unwrap_or_else(|_| panic!("{key:#x} is not on the frontier"));
+                deepest[i].1
+            })
+            .collect();
+        let next = AtomicUsize::new(0);
+        let shape = &self.shape;
+        std::thread::scope(|scope| {
+            for _ in 0..threads.max(1) {
+                let (next, boards) = (&next, &boards);
+                scope.spawn(move || {
+                    let mut table = Table::borrow();
+                    let mut searcher = Searcher::new(shape, &mut table, None, unlimited());
+                    while let Some(board) = boards.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        let score = if board.can_win_next(shape) {
+                            searcher.win_now(board)
+                        } else {
+                            let (lower, upper) = searcher.score_range(board);
+                            searcher.narrow(board, Bounds { lower, upper }, false).lower
+                        };
+                        solved(
+                            board.canonical_key(shape),
+                            i8::try_from(score).expect("scores fit in a byte"),
+                        );
+                    }
+                });
+            }
+        });
+    }
+
+    /// The book, from the score of every frontier position (`scores`, by key, from any number
+    /// of shards and runs): the shallower levels by minimax over their children.
+    ///
+    /// # Errors
+    /// [`BookError::Missing`] when a frontier position has no score, [`BookError::Stray`] when
+    /// a key is not on the frontier (a score from another board or depth).
+    pub fn finish(&self, scores: &HashMap<u64, i8>) -> Result<Book, BookError> {
+        let deepest = self.deepest();
+        if let Some(&(key, _)) = deepest.iter().find(|(key, _)| !scores.contains_key(key)) {
+            return Err(BookError::Missing { key });
+        }
+        if scores.len() != deepest.len() {
+            let stray = scores
+                .keys()
+                .filter(|key| deepest.binary_search_by_key(*key, |&(k, _)| k).is_err())
+                .min()
+                .expect("more scores than frontier positions, all of these scored");
+            return Err(BookError::Stray { key: *stray });
+        }
+        let mut all: HashMap<u64, i32> = scores.iter().map(|(&k, &s)| (k, i32::from(s))).collect();
+        back_up(&self.shape, &self.levels[..self.depth], &mut all);
+        let entries = all
+            .into_iter()
+            .map(|(key, score)| (key, i8::try_from(score).expect("scores fit in a byte")))
+            .collect();
+        Ok(Book::from_entries(
+            self.geometry,
+            self.depth as i32,
+            entries,
+        ))
+    }
+
+    fn deepest(&self) -> &[(u64, Board<u64>)] {
+        self.levels.last().expect("a level")
+    }
 }
 
 /// Every position of `shape` by number of stones up to `depth`, mirror images merged, games
 /// over left out, each level sorted by key.
-fn levels(shape: &Shape<u64>, depth: usize) -> Vec<Vec<Board<u64>>> {
-    // Every position by number of stones, mirror images merged, games over left out.
-    let mut levels: Vec<Vec<Board<u64>>> = vec![vec![Board::empty()]];
+fn levels(shape: &Shape<u64>, depth: usize) -> Vec<Vec<(u64, Board<u64>)>> {
+    let empty = Board::empty();
+    let mut levels = vec![vec![(empty.canonical_key(shape), empty)]];
     for _ in 0..depth {
         let mut next: HashMap<u64, Board<u64>> = HashMap::new();
-        for board in levels.last().expect("a level") {
+        for (_, board) in levels.last().expect("a level") {
             let playable = shape.playable(board.mask);
             let wins = board.winning_cells(shape);
             for c in 0..shape.cols {
@@ -69,65 +229,15 @@ fn levels(shape: &Shape<u64>, depth: usize) -> Vec<Vec<Board<u64>>> {
         }
         let mut level: Vec<(u64, Board<u64>)> = next.into_iter().collect();
         level.sort_unstable_by_key(|&(key, _)| key);
-        levels.push(level.into_iter().map(|(_, board)| board).collect());
+        levels.push(level);
     }
     levels
 }
 
-/// The exact score of every position of `deepest`, by key, solved on `threads` threads.
-fn solve_all(
-    shape: &Shape<u64>,
-    deepest: &[Board<u64>],
-    threads: usize,
-    progress: &(dyn Fn(usize, usize) + Sync),
-) -> HashMap<u64, i32> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    let total = deepest.len();
-    // Each thread takes the next unsolved position, so a run of hard ones does not leave the
-    // other threads idle; the scores do not depend on who solved what.
-    let next = AtomicUsize::new(0);
-    let done = AtomicUsize::new(0);
-    let mut scores: HashMap<u64, i32> = HashMap::new();
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads.max(1))
-            .map(|_| {
-                let (next, done) = (&next, &done);
-                scope.spawn(move || {
-                    let mut table = Table::borrow();
-                    let mut searcher = Searcher::new(shape, &mut table, None, unlimited());
-                    let mut solved = Vec::new();
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(board) = deepest.get(i) else {
-                            return solved;
-                        };
-                        let score = if board.can_win_next(shape) {
-                            searcher.win_now(board)
-                        } else {
-                            let (lower, upper) = searcher.score_range(board);
-                            searcher.narrow(board, Bounds { lower, upper }, false).lower
-                        };
-                        solved.push((board.canonical_key(shape), score));
-                        let finished = done.fetch_add(1, Ordering::Relaxed) + 1;
-                        if finished.is_multiple_of(64) || finished == total {
-                            progress(finished, total);
-                        }
-                    }
-                })
-            })
-            .collect();
-        for handle in handles {
-            scores.extend(handle.join().expect("a book thread does not panic"));
-        }
-    });
-    scores
-}
-
 /// The scores of the shallower `levels` (deepest last) by minimax over their children.
-fn back_up(shape: &Shape<u64>, levels: &[Vec<Board<u64>>], scores: &mut HashMap<u64, i32>) {
-    // Shallower positions by minimax over their children.
+fn back_up(shape: &Shape<u64>, levels: &[Vec<(u64, Board<u64>)>], scores: &mut HashMap<u64, i32>) {
     for level in levels.iter().rev() {
-        for board in level {
+        for (key, board) in level {
             let score = if board.can_win_next(shape) {
                 (shape.cells + 1 - board.moves) / 2
             } else {
@@ -147,7 +257,7 @@ fn back_up(shape: &Shape<u64>, levels: &[Vec<Board<u64>>], scores: &mut HashMap<
                     .max()
                     .expect("a position in play has a move")
             };
-            scores.insert(board.canonical_key(shape), score);
+            scores.insert(*key, score);
         }
     }
 }

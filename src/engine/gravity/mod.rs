@@ -49,7 +49,7 @@ mod search;
 mod table;
 
 pub use book::{Book, BookError};
-pub use generate::build_book;
+pub use generate::{BookBuilder, build_book};
 pub use score::pons_score;
 
 use crate::engine::analysis::{Analysis, Scoring, Value};
