@@ -179,110 +179,173 @@ pub enum ProblemCode {
     Internal,
 }
 
+/// The one table of problem codes, in the order of [`ProblemCode`]'s variants: each code, its
+/// name in problem documents, its title and its HTTP status.
+const CODES: [(ProblemCode, &str, &str, StatusCode); 26] = [
+    (
+        ProblemCode::MalformedJson,
+        "malformed_json",
+        "Malformed JSON",
+        StatusCode::BAD_REQUEST,
+    ),
+    (
+        ProblemCode::UnsupportedMediaType,
+        "unsupported_media_type",
+        "Unsupported media type",
+        StatusCode::UNSUPPORTED_MEDIA_TYPE,
+    ),
+    (
+        ProblemCode::PayloadTooLarge,
+        "payload_too_large",
+        "Payload too large",
+        StatusCode::PAYLOAD_TOO_LARGE,
+    ),
+    (
+        ProblemCode::UnknownField,
+        "unknown_field",
+        "Unknown field",
+        StatusCode::UNPROCESSABLE_ENTITY,
+    ),
+    (
+        ProblemCode::InvalidRequest,
+        "invalid_request",
+        "Invalid request",
+        StatusCode::UNPROCESSABLE_ENTITY,
+    ),
+    (
+        ProblemCode::InvalidBoard,
+        "invalid_board",
+        "Invalid board",
+        StatusCode::UNPROCESSABLE_ENTITY,
+    ),
+    (
+        ProblemCode::InvalidCell,
+        "invalid_cell",
+        "Invalid cell",
+        StatusCode::UNPROCESSABLE_ENTITY,
+    ),
+    (
+        ProblemCode::InvalidGeometry,
+        "invalid_geometry",
+        "Invalid board geometry",
+        StatusCode::UNPROCESSABLE_ENTITY,
+    ),
+    (
+        ProblemCode::ImpossiblePosition,
+        "impossible_position",
+        "Impossible position",
+        StatusCode::UNPROCESSABLE_ENTITY,
+    ),
+    (
+        ProblemCode::WrongPlayer,
+        "wrong_player",
+        "Wrong side to move",
+        StatusCode::UNPROCESSABLE_ENTITY,
+    ),
+    (
+        ProblemCode::GameOver,
+        "game_over",
+        "Game over",
+        StatusCode::UNPROCESSABLE_ENTITY,
+    ),
+    (
+        ProblemCode::InvalidMove,
+        "invalid_move",
+        "Invalid move",
+        StatusCode::UNPROCESSABLE_ENTITY,
+    ),
+    (
+        ProblemCode::ForbiddenMove,
+        "forbidden_move",
+        "Forbidden move",
+        StatusCode::UNPROCESSABLE_ENTITY,
+    ),
+    (
+        ProblemCode::TraceTooLarge,
+        "trace_too_large",
+        "Too large to trace",
+        StatusCode::UNPROCESSABLE_ENTITY,
+    ),
+    (
+        ProblemCode::NotFound,
+        "not_found",
+        "Not found",
+        StatusCode::NOT_FOUND,
+    ),
+    (
+        ProblemCode::MethodNotAllowed,
+        "method_not_allowed",
+        "Method not allowed",
+        StatusCode::METHOD_NOT_ALLOWED,
+    ),
+    (
+        ProblemCode::BadRequest,
+        "bad_request",
+        "Bad request",
+        StatusCode::BAD_REQUEST,
+    ),
+    (
+        ProblemCode::RequestTimeout,
+        "request_timeout",
+        "Request timeout",
+        StatusCode::REQUEST_TIMEOUT,
+    ),
+    (
+        ProblemCode::UriTooLong,
+        "uri_too_long",
+        "URI too long",
+        StatusCode::URI_TOO_LONG,
+    ),
+    (
+        ProblemCode::HeadersTooLarge,
+        "headers_too_large",
+        "Request headers too large",
+        StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+    ),
+    (
+        ProblemCode::Forbidden,
+        "forbidden",
+        "Forbidden",
+        StatusCode::FORBIDDEN,
+    ),
+    (
+        ProblemCode::RateLimited,
+        "rate_limited",
+        "Too many requests",
+        StatusCode::TOO_MANY_REQUESTS,
+    ),
+    (
+        ProblemCode::Overloaded,
+        "overloaded",
+        "Overloaded",
+        StatusCode::SERVICE_UNAVAILABLE,
+    ),
+    (
+        ProblemCode::Timeout,
+        "timeout",
+        "Request timed out",
+        StatusCode::SERVICE_UNAVAILABLE,
+    ),
+    (
+        ProblemCode::NotReady,
+        "not_ready",
+        "Not ready",
+        StatusCode::SERVICE_UNAVAILABLE,
+    ),
+    (
+        ProblemCode::Internal,
+        "internal",
+        "Internal error",
+        StatusCode::INTERNAL_SERVER_ERROR,
+    ),
+];
+
 impl ProblemCode {
-    /// The code's row of the one table of codes: as written in problem documents, its title,
-    /// and the HTTP status every problem with this code has.
+    /// The code's row of [`CODES`]: as written in problem documents, its title, and the HTTP
+    /// status every problem with this code has.
     const fn row(self) -> (&'static str, &'static str, StatusCode) {
-        match self {
-            Self::MalformedJson => ("malformed_json", "Malformed JSON", StatusCode::BAD_REQUEST),
-            Self::UnsupportedMediaType => (
-                "unsupported_media_type",
-                "Unsupported media type",
-                StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            ),
-            Self::PayloadTooLarge => (
-                "payload_too_large",
-                "Payload too large",
-                StatusCode::PAYLOAD_TOO_LARGE,
-            ),
-            Self::UnknownField => (
-                "unknown_field",
-                "Unknown field",
-                StatusCode::UNPROCESSABLE_ENTITY,
-            ),
-            Self::InvalidRequest => (
-                "invalid_request",
-                "Invalid request",
-                StatusCode::UNPROCESSABLE_ENTITY,
-            ),
-            Self::InvalidBoard => (
-                "invalid_board",
-                "Invalid board",
-                StatusCode::UNPROCESSABLE_ENTITY,
-            ),
-            Self::InvalidCell => (
-                "invalid_cell",
-                "Invalid cell",
-                StatusCode::UNPROCESSABLE_ENTITY,
-            ),
-            Self::InvalidGeometry => (
-                "invalid_geometry",
-                "Invalid board geometry",
-                StatusCode::UNPROCESSABLE_ENTITY,
-            ),
-            Self::ImpossiblePosition => (
-                "impossible_position",
-                "Impossible position",
-                StatusCode::UNPROCESSABLE_ENTITY,
-            ),
-            Self::WrongPlayer => (
-                "wrong_player",
-                "Wrong side to move",
-                StatusCode::UNPROCESSABLE_ENTITY,
-            ),
-            Self::GameOver => ("game_over", "Game over", StatusCode::UNPROCESSABLE_ENTITY),
-            Self::InvalidMove => (
-                "invalid_move",
-                "Invalid move",
-                StatusCode::UNPROCESSABLE_ENTITY,
-            ),
-            Self::ForbiddenMove => (
-                "forbidden_move",
-                "Forbidden move",
-                StatusCode::UNPROCESSABLE_ENTITY,
-            ),
-            Self::TraceTooLarge => (
-                "trace_too_large",
-                "Too large to trace",
-                StatusCode::UNPROCESSABLE_ENTITY,
-            ),
-            Self::NotFound => ("not_found", "Not found", StatusCode::NOT_FOUND),
-            Self::MethodNotAllowed => (
-                "method_not_allowed",
-                "Method not allowed",
-                StatusCode::METHOD_NOT_ALLOWED,
-            ),
-            Self::BadRequest => ("bad_request", "Bad request", StatusCode::BAD_REQUEST),
-            Self::RequestTimeout => (
-                "request_timeout",
-                "Request timeout",
-                StatusCode::REQUEST_TIMEOUT,
-            ),
-            Self::UriTooLong => ("uri_too_long", "URI too long", StatusCode::URI_TOO_LONG),
-            Self::HeadersTooLarge => (
-                "headers_too_large",
-                "Request headers too large",
-                StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
-            ),
-            Self::Forbidden => ("forbidden", "Forbidden", StatusCode::FORBIDDEN),
-            Self::RateLimited => (
-                "rate_limited",
-                "Too many requests",
-                StatusCode::TOO_MANY_REQUESTS,
-            ),
-            Self::Overloaded => ("overloaded", "Overloaded", StatusCode::SERVICE_UNAVAILABLE),
-            Self::Timeout => (
-                "timeout",
-                "Request timed out",
-                StatusCode::SERVICE_UNAVAILABLE,
-            ),
-            Self::NotReady => ("not_ready", "Not ready", StatusCode::SERVICE_UNAVAILABLE),
-            Self::Internal => (
-                "internal",
-                "Internal error",
-                StatusCode::INTERNAL_SERVER_ERROR,
-            ),
-        }
+        let (_, name, title, status) = CODES[self as usize];
+        (name, title, status)
     }
 
     /// The code as written in problem documents, such as `"invalid_cell"`.
@@ -585,5 +648,19 @@ impl IntoResponse for ApiError {
             headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
         }
         response
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_of_codes_is_in_the_order_of_the_variants_and_names_each_once() {
+        for (i, &(code, name, _, _)) in CODES.iter().enumerate() {
+            assert_eq!(code as usize, i, "{name} is out of place");
+            let json = serde_json::to_value(code).unwrap();
+            assert_eq!(json, name, "the serialized code is its name");
+        }
     }
 }
