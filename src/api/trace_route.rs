@@ -9,7 +9,7 @@ use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize, Serializer};
 use serde_json::Value;
-use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, Type};
+use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, SchemaType, Type};
 use utoipa::openapi::{Ref, RefOr, Schema};
 use utoipa::{PartialSchema, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -149,9 +149,15 @@ impl PartialSchema for TreeBranch {
                     .schema_type(Type::Number)
                     .description(Some("a leaf's value, from MAX's point of view")),
             )
+            // The children are described, not referenced: a schema that refers to itself
+            // makes generated clients' types refer to themselves, which TypeScript refuses.
             .item(
                 ArrayBuilder::new()
-                    .items(Ref::from_schema_name(Self::name()))
+                    .items(
+                        ObjectBuilder::new()
+                            .schema_type(SchemaType::AnyValue)
+                            .description(Some("a child: a leaf value or a subtree, as this one")),
+                    )
                     .min_items(Some(1))
                     .description(Some("an inner node's children, left to right")),
             )
