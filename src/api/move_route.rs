@@ -5,7 +5,7 @@ use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use serde_json::Value;
-use utoipa::IntoParams;
+use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
@@ -69,6 +69,20 @@ async fn post_move(
     respond(&state, request).await
 }
 
+/// One server-sent event of a live search, as an SSE client reads it: the contract of each
+/// event of `POST /v1/move/stream` (a schema-only type).
+#[derive(ToSchema)]
+#[allow(dead_code)]
+struct ServerSentEvent {
+    /// `progress`, `result` or `error`.
+    event: String,
+    /// The event's JSON: a progress report, the plain answer, or a problem document.
+    data: String,
+    /// Milliseconds to wait before retrying, on the `error` event of a shutdown.
+    #[schema(value_type = Option<i32>)]
+    retry: Option<u32>,
+}
+
 /// Best move for a position, as a live search: server-sent events.
 ///
 /// The same request as `POST /v1/move`; the answer is a stream of server-sent events: a
@@ -86,7 +100,7 @@ async fn post_move(
     responses(
         (status = 200, description = "Server-sent events: `progress` events, whose data is a JSON object: `depth`, `nodes`, `index` (the best move so far, with its `coordinate` on gomoku boards: k = 5, or 100 cells or more), `score`, `outcome`, `plies` and `exact` (as in the answer), `pv` (the line from `index`) and `elapsed_ms`; then one `result` event (the plain answer's JSON) or one `error` event (a problem document; `not_ready` with `retry:` advice when the server shuts down before the search ends). Sent with `Cache-Control: no-store`.",
             content(
-                (String = "text/event-stream", example = json!("event: progress\ndata: {\"depth\":1,\"nodes\":225,\"index\":112,\"score\":0.01,\"outcome\":\"unknown\",\"plies\":null,\"exact\":false,\"pv\":[112],\"elapsed_ms\":3}\n\nevent: result\ndata: {\"index\":112,...}\n\n")),
+                (ServerSentEvent = "text/event-stream", example = json!("event: progress\ndata: {\"depth\":1,\"nodes\":225,\"index\":112,\"score\":0.01,\"outcome\":\"unknown\",\"plies\":null,\"exact\":false,\"pv\":[112],\"elapsed_ms\":3}\n\nevent: result\ndata: {\"index\":112,...}\n\n")),
             )),
         (status = 400, description = "Malformed JSON", body = super::Problem, content_type = "application/problem+json"),
         (status = 413, description = "Body over the limit", body = super::Problem, content_type = "application/problem+json"),

@@ -155,7 +155,7 @@ impl PartialSchema for TreeBranch {
                 ArrayBuilder::new()
                     .items(
                         ObjectBuilder::new()
-                            .schema_type(SchemaType::AnyValue)
+                            .schema_type(SchemaType::from_iter([Type::Number, Type::Array]))
                             .description(Some("a child: a leaf value or a subtree, as this one")),
                     )
                     .min_items(Some(1))
@@ -819,8 +819,8 @@ pub fn parse_trace(body: Value) -> Result<ValidTrace, ApiError> {
         (status = 422, description = "Invalid request, board, position or tree; or too large to trace (code trace_too_large, the detail naming the limit: 2,000,000 nodes searched by one algorithm, 4,096 nodes or 24 levels in a textbook tree)", body = super::Problem, content_type = "application/problem+json"),
         (status = 429, description = "Over the per-client rate limit (only when RATE_LIMIT_PER_SECOND is set)", body = super::Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u32, description = "Seconds to wait"))),
-        (status = 503, description = "Overloaded or timed out; retry later", body = super::Problem, content_type = "application/problem+json",
-         headers(("Retry-After" = u32, description = "Seconds to wait"))),
+        (status = 503, description = "Overloaded (code overloaded, with Retry-After), or the trace did not finish within the server's largest time limit (code timeout, without Retry-After)", body = super::Problem, content_type = "application/problem+json",
+         headers(("Retry-After" = u32, description = "Seconds to wait; sent with overloaded only"))),
     ))]
 async fn post_trace(
     State(state): State<AppState>,

@@ -182,7 +182,17 @@ fn component(schemas: &Map<String, Value>, name: &str) -> Value {
                     && let Some(name) = target.strip_prefix("#/components/schemas/")
                 {
                     if within.iter().any(|n| n == name) {
-                        return json!({"description": format!("A {name}, as above.")});
+                        // Still a typed schema, so that strict clients see what it accepts.
+                        let kind = schemas[name]
+                            .get("type")
+                            .cloned()
+                            .unwrap_or(json!("object"));
+                        let mut stub =
+                            json!({"type": kind, "description": format!("A {name}, as above.")});
+                        if stub["type"] == "object" {
+                            stub["additionalProperties"] = json!(true);
+                        }
+                        return stub;
                     }
                     within.push(name.to_owned());
                     let mut resolved = inline(&schemas[name], schemas, within);
