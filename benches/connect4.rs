@@ -10,6 +10,11 @@
 //! cargo bench --bench connect4 -- --sizes [SUM] [SECONDS]  # the empty board of every size with
 //!                                                   # 4 <= width, height and width + height <= SUM
 //!                                                   # (13), solved within SECONDS (10) or not
+//! cargo bench --bench connect4 -- --latency [N] [SECONDS] [--one-thread]
+//!                                                   # every column of N random positions at each
+//!                                                   # number of stones (0 to 41), each analysis
+//!                                                   # within SECONDS (10): percentiles by band;
+//!                                                   # --one-thread: an analysis on one thread
 //! ```
 //!
 //! The positions are random games cut at a band's number of stones, the same on every run
@@ -40,26 +45,37 @@ const BANDS: [(&str, usize, usize, usize); 4] = [
     ("book_edge", 5, 5, 12),
 ];
 
-/// Random games: `count` positions with `fewest..=most` stones, in play, no win in one.
-fn positions(seed: u64, fewest: usize, most: usize, count: usize) -> Vec<Vec<usize>> {
+/// A random number generator (xorshift): `next(n)` is below `n`.
+fn generator(seed: u64) -> impl FnMut(usize) -> usize {
     let mut state = seed;
-    let mut next = move |n: usize| {
+    move |n: usize| {
         state ^= state >> 12;
         state ^= state << 25;
         state ^= state >> 27;
         (state.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
-    };
+    }
+}
+
+/// The columns of `stones` random moves from the empty board (perhaps not a game in play).
+fn random_columns(next: &mut impl FnMut(usize) -> usize, stones: usize) -> Vec<usize> {
+    let mut columns = Vec::new();
+    let mut heights = [0; 7];
+    for _ in 0..stones {
+        let free: Vec<usize> = (0..7).filter(|&c| heights[c] < 6).collect();
+        let c = free[next(free.len())];
+        heights[c] += 1;
+        columns.push(c);
+    }
+    columns
+}
+
+/// Random games: `count` positions with `fewest..=most` stones, in play, no win in one.
+fn positions(seed: u64, fewest: usize, most: usize, count: usize) -> Vec<Vec<usize>> {
+    let mut next = generator(seed);
     let mut out = Vec::new();
     while out.len() < count {
         let stones = fewest + next(most - fewest + 1);
-        let mut columns = Vec::new();
-        let mut heights = [0; 7];
-        for _ in 0..stones {
-            let free: Vec<usize> = (0..7).filter(|&c| heights[c] < 6).collect();
-            let c = free[next(free.len())];
-            heights[c] += 1;
-            columns.push(c);
-        }
+        let columns = random_columns(&mut next, stones);
         let Some(position) = connect_four(&columns) else {
             continue;
         };
@@ -198,8 +214,76 @@ fn sizes(most: usize, seconds: f64) {
     }
 }
 
+/// Every column of `count` random positions in play at each number of stones from 0 to 41
+/// (random games, a fixed seed), each analysed within `seconds` as `POST /v1/move` and
+/// `GET /v1/connect4/solve` do: the time by band of stones (median, 99th percentile, worst) and
+/// how many analyses were not exact in time.
+fn latency(count: usize, seconds: f64, one_thread: bool) {
+    const BANDS: [(usize, usize); 8] = [
+        (0, 3),
+        (4, 4),
+        (5, 6),
+        (7, 8),
+        (9, 10),
+        (11, 12),
+        (13, 20),
+        (21, 41),
+    ];
+    println!(
+        "{:<12} {:>5} {:>10} {:>10} {:>10} {:>10}",
+        "stones", "n", "median", "p99", "max", "not exact"
+    );
+    let mut next = generator(0x00c0_ffee);
+    let mut times: Vec<Vec<f64>> = vec![Vec::new(); 42];
+    let mut inexact = [0usize; 42];
+    for stones in 0..42 {
+        let mut done = 0;
+        while done < count {
+            let Some(position) = connect_four(&random_columns(&mut next, stones)) else {
+                continue;
+            };
+            let limits = SearchLimits {
+                deadline: Some(Instant::now() + std::time::Duration::from_secs_f64(seconds)),
+                // A budget no search reaches: it only keeps the analysis on one thread.
+                max_work: one_thread.then_some(u64::MAX),
+                ..SearchLimits::default()
+            };
+            let started = Instant::now();
+            let analysis = analyze(&position, Scoring::Depth, &limits);
+            times[stones].push(started.elapsed().as_secs_f64());
+            inexact[stones] +=
+                usize::from(analysis.moves.iter().any(|m| m.value.outcome().is_none()));
+            done += 1;
+        }
+    }
+    for (fewest, most) in BANDS {
+        let mut band: Vec<f64> = times[fewest..=most].concat();
+        band.sort_by(f64::total_cmp);
+        let at = |q: f64| band[((band.len() - 1) as f64 * q).round() as usize];
+        println!(
+            "{:<12} {:>5} {:>8.3} s {:>8.3} s {:>8.3} s {:>10}",
+            format!("{fewest} to {most}"),
+            band.len(),
+            at(0.5),
+            at(0.99),
+            band[band.len() - 1],
+            inexact[fewest..=most].iter().sum::<usize>()
+        );
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "--latency") {
+        let number = |j: usize, default: f64| {
+            args.get(i + j)
+                .and_then(|a| a.parse::<f64>().ok())
+                .unwrap_or(default)
+        };
+        let one_thread = args.iter().any(|a| a == "--one-thread");
+        latency(number(1, 20.0) as usize, number(2, 10.0), one_thread);
+        return;
+    }
     if let Some(i) = args.iter().position(|a| a == "--sizes") {
         let number = |j: usize, default: f64| {
             args.get(i + j)

@@ -150,8 +150,8 @@ impl BookBuilder {
             for _ in 0..threads.max(1) {
                 let (next, boards) = (&next, &boards);
                 scope.spawn(move || {
-                    let mut table = Table::borrow();
-                    let mut searcher = Searcher::new(shape, &mut table, None, unlimited());
+                    let table = Table::borrow();
+                    let mut searcher = Searcher::new(shape, &table, None, unlimited());
                     while let Some(board) = boards.get(next.fetch_add(1, Ordering::Relaxed)) {
                         let score = if board.can_win_next(shape) {
                             searcher.win_now(board)

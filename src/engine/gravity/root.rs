@@ -61,9 +61,9 @@ pub fn position_value<B: Bits>(position: &Position, limits: &SearchLimits) -> So
     let geometry = position.geometry();
     let shape = shape_of::<B>(geometry);
     let board = board_of(position, &shape);
-    let mut table = Table::borrow();
+    let table = Table::borrow();
     let book = book_for(geometry);
-    let mut searcher = Searcher::new(&shape, &mut table, book, budget_of(limits));
+    let mut searcher = Searcher::new(&shape, &table, book, budget_of(limits));
     let in_book =
         book.and_then(|book| book.get(board.canonical_key(&shape).to_u128(), board.moves));
     let bounds = if board.can_win_next(&shape) {
@@ -88,6 +88,16 @@ pub fn position_value<B: Bits>(position: &Position, limits: &SearchLimits) -> So
     }
 }
 
+/// The threads that narrow the moves of one analysis when it has no work budget, sharing its
+/// table: a search slot of the service stays one slot, and on an idle machine its moves are
+/// searched two at a time. With a work budget the analysis keeps to one thread, so that the
+/// budget stops it at the same node every time.
+pub const ANALYSIS_THREADS: usize = 2;
+
+/// Per column: the child position still to search (None when settled) and the bounds on the
+/// move's score from the mover's side; None for a full column.
+type Columns<B> = Vec<Option<(Option<Board<B>>, Bounds)>>;
+
 /// Every legal move scored (see [`analyze`](super::analyze)).
 pub fn scored_moves<B: Bits>(
     position: &Position,
@@ -97,37 +107,38 @@ pub fn scored_moves<B: Bits>(
     let geometry = position.geometry();
     let shape = shape_of::<B>(geometry);
     let board = board_of(position, &shape);
-    let mut table = Table::borrow();
+    let table = Table::borrow();
     let book = book_for(geometry);
-    let mut searcher = Searcher::new(&shape, &mut table, book, budget_of(limits));
+    let threads = if limits.max_work.is_some() {
+        1
+    } else {
+        ANALYSIS_THREADS
+    };
+    let mut searchers: Vec<Searcher<'_, B>> = (0..threads)
+        .map(|_| Searcher::new(&shape, &table, book, budget_of(limits)))
+        .collect();
     let cols = geometry.cols();
     let playable = shape.playable(board.mask);
     let wins = board.winning_cells(&shape) & playable;
     let symmetric = board.key() == shape.mirror(board.key());
-    // Per column: the child position still to search (None when settled) and the bounds on
-    // the move's score from the mover's side.
-    let mut columns: Vec<Option<(Option<Board<B>>, Bounds)>> = vec![None; cols];
+    let mut columns: Columns<B> = vec![None; cols];
     for (c, entry) in columns.iter_mut().enumerate() {
         let bit = playable & shape.column(c as u32);
         if bit != B::ZERO {
-            *entry = Some(first_bounds(&mut searcher, &board, bit, wins, book));
+            *entry = Some(first_bounds(&mut searchers[0], &board, bit, wins, book));
         }
     }
     // Outcomes first, then lengths; on a symmetric board the mirror twin of a column is skipped
     // and copied.
     for sign_only in [true, false] {
-        for &c in &shape.order {
-            let c = c as usize;
-            if symmetric && c > cols - 1 - c {
-                continue;
-            }
-            if let Some((Some(child), bounds)) = columns[c] {
-                let theirs = searcher.narrow(&child, bounds.negated(), sign_only);
-                let ours = theirs.negated();
-                let settled = ours.lower == ours.upper;
-                columns[c] = Some((if settled { None } else { Some(child) }, ours));
-            }
-        }
+        let pending: Vec<usize> = shape
+            .order
+            .iter()
+            .map(|&c| c as usize)
+            .filter(|&c| !(symmetric && c > cols - 1 - c))
+            .filter(|&c| matches!(columns[c], Some((Some(_), _))))
+            .collect();
+        narrow_columns(&mut searchers, &mut columns, &pending, sign_only);
     }
     if symmetric {
         for c in 0..cols {
@@ -136,6 +147,7 @@ pub fn scored_moves<B: Bits>(
             }
         }
     }
+    let nodes = searchers.iter().map(|s| s.nodes).sum();
     let empty = position.empty_count();
     let mut moves: Vec<MoveScore> = columns
         .iter()
@@ -151,7 +163,50 @@ pub fn scored_moves<B: Bits>(
         })
         .collect();
     moves.sort_unstable_by_key(|m| m.index);
-    Analysis::from_moves(moves, searcher.nodes, None)
+    Analysis::from_moves(moves, nodes, None)
+}
+
+/// Narrows the moves of the `pending` columns (in that order), each by the first searcher that
+/// is free: one column at a time with one searcher, on scoped threads with more.
+fn narrow_columns<B: Bits>(
+    searchers: &mut [Searcher<'_, B>],
+    columns: &mut Columns<B>,
+    pending: &[usize],
+    sign_only: bool,
+) {
+    let narrow = |searcher: &mut Searcher<'_, B>, (child, bounds): (Option<Board<B>>, Bounds)| {
+        let child = child.expect("a pending column has a child to search");
+        let ours = searcher
+            .narrow(&child, bounds.negated(), sign_only)
+            .negated();
+        let settled = ours.lower == ours.upper;
+        (if settled { None } else { Some(child) }, ours)
+    };
+    if searchers.len() == 1 || pending.len() < 2 {
+        for &c in pending {
+            let entry = columns[c].expect("a pending column is playable");
+            columns[c] = Some(narrow(&mut searchers[0], entry));
+        }
+        return;
+    }
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let shared = Mutex::new(std::mem::take(columns));
+    std::thread::scope(|scope| {
+        for searcher in searchers.iter_mut() {
+            let (next, shared, narrow) = (&next, &shared, &narrow);
+            scope.spawn(move || {
+                while let Some(&c) = pending.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let entry = shared.lock().expect("no narrowing panics holding it")[c]
+                        .expect("a pending column is playable");
+                    let result = narrow(searcher, entry);
+                    shared.lock().expect("no narrowing panics holding it")[c] = Some(result);
+                }
+            });
+        }
+    });
+    *columns = shared.into_inner().expect("no narrowing panicked");
 }
 
 /// What is known of the move `bit` before any search: its exact score when it wins at once,

@@ -32,7 +32,7 @@ const ETC_BEFORE_END: i32 = 10;
 /// position) share the table.
 pub struct Searcher<'a, B: Bits> {
     pub shape: &'a Shape<B>,
-    table: &'a mut Table,
+    table: &'a Table,
     book: Option<&'a Book>,
     budget: Budget,
     /// Nodes searched so far.
@@ -44,7 +44,7 @@ pub struct Searcher<'a, B: Bits> {
 impl<'a, B: Bits> Searcher<'a, B> {
     pub fn new(
         shape: &'a Shape<B>,
-        table: &'a mut Table,
+        table: &'a Table,
         book: Option<&'a Book>,
         budget: Budget,
     ) -> Self {

@@ -4,6 +4,13 @@
 //! A gravity position's score does not depend on how deep the search is (the search always goes
 //! to the end of the game), so a bound stays true for every later search: the table needs no
 //! depth and no age.
+//!
+//! The entries are atomic words read and written with relaxed ordering (plain loads and stores
+//! on the usual targets), so the threads of one analysis share a table: an entry is one word,
+//! never torn, and every word written holds true bounds for the key it names, so a race can at
+//! worst lose what one thread learnt, never make another wrong.
+
+use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use super::bits::Bits;
 use crate::engine::core::hash::splitmix;
@@ -53,7 +60,7 @@ impl Bounds {
 /// clearing 64 MiB every time. `Default` is a table without entries, a placeholder.
 #[derive(Default)]
 pub struct Table {
-    entries: Box<[u64]>,
+    entries: Box<[AtomicU64]>,
     generation: u64,
 }
 
@@ -78,10 +85,10 @@ const GENERATIONS: u64 = 1 << 7;
 pub type Borrowed = Pooled<'static, Table>;
 
 impl Renew for Table {
-    /// A table of [`ENTRIES`] entries (64 MiB, zeroed lazily by the allocator).
+    /// A table of [`ENTRIES`] entries (64 MiB).
     fn fresh() -> Self {
         Self {
-            entries: vec![0; ENTRIES].into_boxed_slice(),
+            entries: (0..ENTRIES).map(|_| AtomicU64::new(0)).collect(),
             generation: 0,
         }
     }
@@ -90,7 +97,9 @@ impl Renew for Table {
     fn renew(&mut self) {
         self.generation += 1;
         if self.generation == GENERATIONS {
-            self.entries.fill(0);
+            for entry in &mut self.entries {
+                *entry.get_mut() = 0;
+            }
             self.generation = 1;
         }
     }
@@ -134,7 +143,7 @@ impl Table {
     #[inline]
     pub fn get<B: Bits>(&self, key: B) -> Option<Bounds> {
         let (index, check) = self.slot(key);
-        let entry = self.entries[index];
+        let entry = self.entries[index].load(Relaxed);
         if entry & !0xffff != self.tag(check) {
             return None;
         }
@@ -151,7 +160,7 @@ impl Table {
         let mut read = [(0u64, 0u64); super::MAX_SIDE];
         for (slot, &key) in read.iter_mut().zip(keys) {
             let (index, check) = self.slot(key);
-            *slot = (self.entries[index], self.tag(check));
+            *slot = (self.entries[index].load(Relaxed), self.tag(check));
         }
         read[..keys.len()]
             .iter()
@@ -162,15 +171,18 @@ impl Table {
 
     /// Records that `key`'s score lies in `[lower, upper]`, keeping what was known of it.
     #[inline]
-    pub fn put<B: Bits>(&mut self, key: B, lower: i32, upper: i32) {
+    pub fn put<B: Bits>(&self, key: B, lower: i32, upper: i32) {
         let (index, check) = self.slot(key);
         let tag = self.tag(check);
-        let entry = self.entries[index];
+        let entry = self.entries[index].load(Relaxed);
         let (mut lower, mut upper) = (lower, upper);
         if entry & !0xffff == tag {
             lower = lower.max(((entry >> 8) & 0xff) as i32 - 128);
             upper = upper.min((entry & 0xff) as i32 - 128);
         }
-        self.entries[index] = tag | (((lower + 128) as u64) << 8) | ((upper + 128) as u64);
+        self.entries[index].store(
+            tag | (((lower + 128) as u64) << 8) | ((upper + 128) as u64),
+            Relaxed,
+        );
     }
 }
