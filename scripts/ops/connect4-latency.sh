@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Connect Four through the real server, loopback only, one request at a time: random 7 x 6 games
+# (a fixed seed) cut at every number of stones from 0 to 41, each position sent to
+# `GET /v1/connect4/solve?pos=` and to `POST /v1/move` with `"gravity": true` (the default time
+# limit). Prints, by band of stones, the median, 99th percentile and worst latency seen by the
+# client, and how many answers were not exact (a 503 `timeout` from the solve route, an answer
+# with `exact: false` from the move route). Bounded: at most PER_STONES positions a stone count
+# (5 by default), each request under its own timeout, the whole run under `timeout`.
+#
+#   bash scripts/ops/connect4-latency.sh
+#   PER_STONES=20 bash scripts/ops/connect4-latency.sh
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+source scripts/lib/server.sh
+ensure_release_binary
+server_start
+PER_STONES="${PER_STONES:-5}" URL="$SERVER_URL" timeout 3600 python3 - <<'PY'
+import json, os, random, time, urllib.error, urllib.request
+
+url, per = os.environ["URL"], int(os.environ["PER_STONES"])
+rng = random.Random(2026)
+
+def in_play(columns):
+    """Whether the game after `columns` (from 0) is still in play: no four, board not full."""
+    grid = [[None] * 6 for _ in range(7)]
+    for i, c in enumerate(columns):
+        row = next(r for r in range(6) if grid[c][r] is None)
+        grid[c][row] = i % 2
+        for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+            run = 1
+            for sign in (1, -1):
+                x, y = c + sign * dc, row + sign * dr
+                while 0 <= x < 7 and 0 <= y < 6 and grid[x][y] == i % 2:
+                    run, x, y = run + 1, x + sign * dc, y + sign * dr
+            if run >= 4:
+                return False
+    return len(columns) < 42
+
+def random_game(stones):
+    while True:
+        heights, columns = [0] * 7, []
+        for _ in range(stones):
+            c = rng.choice([c for c in range(7) if heights[c] < 6])
+            heights[c] += 1
+            columns.append(c)
+        if in_play(columns):
+            return columns
+
+def timed(request):
+    start = time.perf_counter()
+    try:
+        with urllib.request.urlopen(request, timeout=30) as r:
+            body, status = json.loads(r.read()), r.status
+    except urllib.error.HTTPError as e:
+        body, status = json.loads(e.read() or b"{}"), e.code
+    return time.perf_counter() - start, status, body
+
+def solve(columns):
+    pos = "".join(str(c + 1) for c in columns)
+    seconds, status, _ = timed(urllib.request.Request(f"{url}/v1/connect4/solve?pos={pos}"))
+    return seconds, status == 200
+
+def move(columns):
+    cells = ["."] * 42
+    heights = [0] * 7
+    for i, c in enumerate(columns):
+        cells[(5 - heights[c]) * 7 + c] = "XO"[i % 2]
+        heights[c] += 1
+    body = {"board": "".join(cells), "rows": 6, "cols": 7, "k": 4, "gravity": True, "moves": True}
+    request = urllib.request.Request(f"{url}/v1/move", data=json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json"})
+    seconds, status, answer = timed(request)
+    return seconds, status == 200 and all(m["exact"] for m in answer["moves"])
+
+bands = [(0, 3), (4, 4), (5, 6), (7, 8), (9, 10), (11, 12), (13, 20), (21, 41)]
+results = {"solve": {}, "move": {}}
+for stones in range(42):
+    for _ in range(per):
+        columns = random_game(stones)
+        for name, call in (("solve", solve), ("move", move)):
+            results[name].setdefault(stones, []).append(call(columns))
+
+for name, route in (("solve", "GET /v1/connect4/solve"), ("move", "POST /v1/move, gravity")):
+    print(f"\n{route}")
+    print(f"{'stones':<10} {'n':>4} {'median':>9} {'p99':>9} {'max':>9} {'not exact':>10}")
+    for low, high in bands:
+        rows = [r for s in range(low, high + 1) for r in results[name][s]]
+        times = sorted(t for t, _ in rows)
+        at = lambda q: times[round((len(times) - 1) * q)]
+        print(f"{low} to {high:<5} {len(rows):>4} {at(0.5):>8.3f}s {at(0.99):>8.3f}s "
+              f"{times[-1]:>8.3f}s {sum(not ok for _, ok in rows):>10}")
+PY
