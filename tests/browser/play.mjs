@@ -954,16 +954,18 @@ async function main() {
     await page.click(`#review-chart .point[data-number="${pick.number}"]`);
     await page.waitForFunction(() => !document.getElementById('review-detail').hidden, null, { timeout: STEP_MS });
     const detail = await page.evaluate(() => ({
-      marks: [...document.querySelectorAll('#review-board .mini')].map((d) => d.dataset.mark || null),
-      best: [...document.querySelectorAll('#review-board .best-reply')].map((d) => Number(d.dataset.index)),
+      marks: [...document.querySelectorAll('#board button[data-index]')].map((d) => d.dataset.mark || null),
+      best: [...document.querySelectorAll('#board .best-reply')].map((d) => Number(d.dataset.index)),
       caption: document.getElementById('review-caption').textContent,
+      step: document.getElementById('step-text').textContent,
     }));
-    const before = new Array(9).fill(null);
-    review.moves.slice(0, pick.number - 1).forEach((m) => { before[m.cell] = m.player; });
-    check('review: a click on a move shows the position before it',
-      JSON.stringify(detail.marks) === JSON.stringify(before), JSON.stringify(detail.marks));
-    check('review: ... and marks the best reply', JSON.stringify(detail.best) === JSON.stringify([pick.best[0]]),
-      `${JSON.stringify(detail.best)} vs ${pick.best[0]}`);
+    const after = new Array(9).fill(null);
+    review.moves.slice(0, pick.number).forEach((m) => { after[m.cell] = m.player; });
+    check('review: a click on a move goes to the position after it on the main board',
+      JSON.stringify(detail.marks) === JSON.stringify(after) && detail.step === `Move ${pick.number} of ${review.moves.length}`, `${JSON.stringify(detail.marks)}, ${detail.step}`);
+    const starred = pick.label === 'best' || after[pick.best[0]] !== null ? [] : [pick.best[0]];
+    check('review: ... and stars the best move there', JSON.stringify(detail.best) === JSON.stringify(starred),
+      `${JSON.stringify(detail.best)} vs ${JSON.stringify(starred)}`);
     check('review: the caption names the move and its label',
       detail.caption.includes(`Move ${pick.number}`) && detail.caption.includes(pick.label), detail.caption);
     if (!review.moves.some((m) => m.label === 'blunder')) log('review line: no blunder in this game');
