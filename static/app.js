@@ -782,11 +782,12 @@ boardEl.addEventListener('click', (e) => {
 });
 
 // The arrow keys step through the game wherever they do not already mean something (the board's
-// own cells, text fields, selectors, the search-tree view).
+// own cells, text fields, selectors, the search-tree view); Home and End go to either end.
 document.addEventListener('keydown', (e) => {
   if (e.altKey || e.ctrlKey || e.metaKey || e.defaultPrevented) return;
   const t = e.target;
-  if (t.closest && t.closest('#board, input, select, textarea, #trace, [contenteditable]')) return;
+  if (t.closest && t.closest('#board, select, textarea, #trace, [contenteditable]')) return;
+  if (t.tagName === 'INPUT' && t.type !== 'checkbox') return;
   const step = { ArrowLeft: game.view - 1, ArrowRight: game.view + 1, Home: 0, End: game.moves.length }[e.key];
   if (step === undefined || game.phase === 'edit') return;
   e.preventDefault();

@@ -1,6 +1,6 @@
 // Browser tests of the game page, in headless Debian chromium, against the real release binary
-// (the gomoku board's own tests are in goban.mjs, the search-tree view's in trace.mjs, both run
-// from here).
+// (the gomoku board's own tests are in goban.mjs, the search-tree view's in trace.mjs, the
+// analysis board's in analysis.mjs, all run from here).
 //
 //   node tests/browser/play.mjs          (from the repo root; scripts/ci/browser-test.sh sets it all up)
 //
@@ -18,13 +18,14 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { gobanTests } from './goban.mjs';
 import { traceTests } from './trace.mjs';
+import { analysisTests } from './analysis.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = process.env.MINIMAX_BIN || path.join(ROOT, 'target', 'release', 'minimax-move');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const GAMES_PER_SIDE = Number(process.env.GAMES_PER_SIDE || 24);
 const SEED = Number(process.env.SEED || 20240611);
-const OVERALL_MS = 280_000;
+const OVERALL_MS = 420_000;
 const STEP_MS = 15_000;
 const VERBOSE = !!process.env.VERBOSE;
 
@@ -1243,6 +1244,10 @@ async function main() {
 
   // --- the "How did it decide?" view, stepping both ways: see trace.mjs
   await traceTests({ browser, base, check, log, watchPage, requests, STEP_MS });
+
+  // --- the analysis board: links, records, stepping, variations, set-up positions: see analysis.mjs
+  const expectErrors = (on) => { expectedErrors = on; };
+  await analysisTests({ browser, base, check, log, settle, checkContrast, watchPage, expectErrors, requests, STEP_MS });
 
   // --- nothing left the machine, nothing went wrong in the console
   const foreign = requests.filter((u) => {
