@@ -80,6 +80,7 @@ function reviewedMove() {
 
 function render() {
   document.body.dataset.phase = game.phase;
+  document.body.dataset.side = game.side;
   boardEl.setAttribute('aria-busy', game.phase === 'ai' || game.phase === 'playing' ? 'true' : 'false');
   const mover = toMove(game.cells);
   const playable = game.phase === 'human';
