@@ -145,7 +145,7 @@ export function fromQuery(search, hash = '') {
   if (unknown.length) throw new NotationError(`the link has a parameter the page does not know: ${unknown.join(', ')} (it reads game, rule, moves, pos, setup and side)`);
   let text = q.get('moves') ?? q.get('pos');
   if (q.has('moves') && q.has('pos')) throw new NotationError('the link has both moves= and pos=; give one');
-  const fragment = decodeURIComponent(String(hash).replace(/^#/, '')).trim();
+  const fragment = decodeURIComponent(String(hash).replace(/^#\/?/, '')).replace(/^(moves|pos)=/, '').trim();
   if (text === null && fragment && /^[a-zA-Z]\d/.test(fragment)) text = fragment;
   if (!q.has('game') && text === null && !q.has('setup')) return null;
   let variant;
