@@ -43,22 +43,27 @@ static INDEX: Asset = Asset::new(
     "text/html; charset=utf-8",
 );
 
-const JS: &str = "text/javascript; charset=utf-8";
-const CSS: &str = "text/css; charset=utf-8";
+const fn js(body: &'static str) -> Asset {
+    Asset::new(body, "text/javascript; charset=utf-8")
+}
+
+const fn css(body: &'static str) -> Asset {
+    Asset::new(body, "text/css; charset=utf-8")
+}
 
 /// Every file under `/static/`, by name: the page's ES modules (`app.js` imports the others), its
 /// style sheets and the search-tree view. Nothing else is served there.
 static ASSETS: [(&str, Asset); 10] = [
-    ("app.js", Asset::new(include_str!("../../static/app.js"), JS)),
-    ("api.js", Asset::new(include_str!("../../static/api.js"), JS)),
-    ("state.js", Asset::new(include_str!("../../static/state.js"), JS)),
-    ("board.js", Asset::new(include_str!("../../static/board.js"), JS)),
-    ("review.js", Asset::new(include_str!("../../static/review.js"), JS)),
-    ("notation.js", Asset::new(include_str!("../../static/notation.js"), JS)),
-    ("records.js", Asset::new(include_str!("../../static/records.js"), JS)),
-    ("app.css", Asset::new(include_str!("../../static/app.css"), CSS)),
-    ("trace.js", Asset::new(include_str!("../../static/trace.js"), JS)),
-    ("trace.css", Asset::new(include_str!("../../static/trace.css"), CSS)),
+    ("app.js", js(include_str!("../../static/app.js"))),
+    ("api.js", js(include_str!("../../static/api.js"))),
+    ("state.js", js(include_str!("../../static/state.js"))),
+    ("board.js", js(include_str!("../../static/board.js"))),
+    ("review.js", js(include_str!("../../static/review.js"))),
+    ("notation.js", js(include_str!("../../static/notation.js"))),
+    ("records.js", js(include_str!("../../static/records.js"))),
+    ("app.css", css(include_str!("../../static/app.css"))),
+    ("trace.js", js(include_str!("../../static/trace.js"))),
+    ("trace.css", css(include_str!("../../static/trace.css"))),
 ];
 
 /// The 64-bit FNV-1a hash, computed at compile time: stable across builds and machines (unlike
@@ -128,13 +133,10 @@ pub fn router() -> Router<AppState> {
         .route(
             "/static/{name}",
             get(|Path(name): Path<String>, headers: HeaderMap| async move {
-                ASSETS
-                    .iter()
-                    .find(|(file, _)| *file == name)
-                    .map_or_else(
-                        || ApiError::NotFound.into_response(),
-                        |(_, asset)| serve(asset, &headers),
-                    )
+                ASSETS.iter().find(|(file, _)| *file == name).map_or_else(
+                    || ApiError::NotFound.into_response(),
+                    |(_, asset)| serve(asset, &headers),
+                )
             }),
         )
 }

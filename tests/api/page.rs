@@ -191,7 +191,9 @@ async fn every_module_the_page_imports_is_served_as_javascript() {
     );
     for name in &seen {
         assert!(
-            FILES.iter().any(|(path, _)| path.ends_with(&format!("/{name}"))),
+            FILES
+                .iter()
+                .any(|(path, _)| path.ends_with(&format!("/{name}"))),
             "{name} is in the table of files this test checks"
         );
     }
