@@ -46,6 +46,44 @@ function expectedMarks(n, cells) {
 
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
+// Runs in the page: random games on every board written in each text form and read back with
+// the page's own modules; returns what did not come back the same.
+async function roundTrips() {
+  const N = await import('/static/notation.js');
+  const R = await import('/static/records.js');
+  let seed = 20240611;
+  const random = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+  const problems = [];
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  for (const name of N.VARIANTS) {
+    const g = N.parseVariant(name);
+    for (let t = 0; t < 40; t++) {
+      const cells = new Array(g.rows * g.cols).fill(null);
+      const moves = [];
+      const length = Math.floor(random() * Math.min(40, g.rows * g.cols));
+      for (let n = 0; n < length; n++) {
+        const cell = g.gravity ? N.landing(cells, Math.floor(random() * g.cols), g) : Math.floor(random() * cells.length);
+        if (cell === null || cells[cell]) continue;
+        cells[cell] = n % 2 ? 'O' : 'X';
+        moves.push(cell);
+      }
+      const rule = N.rulesFor(g)[Math.floor(random() * N.rulesFor(g).length)];
+      const game = { variant: g, rule, side: 'both', setup: null, moves };
+      const text = N.formatMoves(moves, g);
+      if (!same(N.parseMoves(text, g), moves)) problems.push(`${name} moves ${text}`);
+      const back = N.fromQuery(`?${N.toQuery(game)}`);
+      if (!same([back.variant, back.rule, back.moves], [g, rule, moves])) problems.push(`${name} link ${N.toQuery(game)}`);
+      const record = R.fromRecord(R.toRecord(game));
+      if (!same([record.variant, record.rule, record.moves], [g, rule, moves])) problems.push(`${name} record ${R.toRecord(game)}`);
+      if (g.k === 5 && g.rows >= 15) {
+        const psq = R.fromPsq(R.toPsq(game));
+        if (!same([psq.variant, psq.moves], [g, moves])) problems.push(`${name} psq ${R.toPsq(game)}`);
+      }
+    }
+  }
+  return problems;
+}
+
 export async function analysisTests({ browser, base, check, log, settle, checkContrast, watchPage, expectErrors, requests, STEP_MS }) {
   for (const vp of VIEWPORTS) {
     for (const scheme of ['light', 'dark']) {
@@ -73,6 +111,13 @@ export async function analysisTests({ browser, base, check, log, settle, checkCo
         check(`${label}: app.js is an ES module`, kind === 'module', kind);
         const modules = ['app.js', 'api.js', 'state.js', 'board.js', 'review.js', 'notation.js', 'records.js'].map((f) => `/static/${f}`);
         check(`${label}: every module of the page is loaded as JavaScript`, modules.every((m) => /^text\/javascript/.test(scripts.get(m) || '')), JSON.stringify([...scripts]));
+      }
+
+      // --- the notation modules in the page: every text form of a game reads back as written
+      if (scheme === 'light' && !vp.phone) {
+        await open('');
+        const problems = await page.evaluate(roundTrips);
+        check(`${label}: move strings, links, PSQ and text records read back what they write (random games on every board)`, problems.length === 0, problems.slice(0, 3).join(' | '));
       }
 
       // --- a Connect Four link in the public solver's notation, stepped through and extended
