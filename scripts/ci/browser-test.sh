@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
 # Browser tests of the game page: headless Debian chromium (never a downloaded browser) driven by
 # playwright-core, against the real release binary. Installs whatever is missing, then runs
-# tests/browser/play.mjs. Run from the repository root (works from a fresh clone).
+# tests/browser/play.mjs (which runs goban.mjs, trace.mjs and analysis.mjs too). Run from the
+# repository root (works from a fresh clone).
 #
 #   scripts/ci/browser-test.sh            # the last line of output is "N passed, M failed"
 #
 # Environment: CHROMIUM (default /usr/bin/chromium), SKIP_BUILD=1 to use the existing binary,
-# GAMES_PER_SIDE and SEED (see tests/browser/play.mjs).
+# CARGO_TARGET_DIR (the binary is looked for there), GAMES_PER_SIDE and SEED (see
+# tests/browser/play.mjs).
 set -euo pipefail
 
 cd "$(dirname "$0")/../.."
 export CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
+export MINIMAX_BIN="${MINIMAX_BIN:-${CARGO_TARGET_DIR:-target}/release/minimax-move}"
 # playwright-core never downloads browsers; make sure nothing else tries either.
 export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 
@@ -48,4 +51,4 @@ if [ "${SKIP_BUILD:-0}" != 1 ]; then
   cargo build --release
 fi
 
-exec timeout --kill-after=10 300 node tests/browser/play.mjs
+exec timeout --kill-after=10 450 node tests/browser/play.mjs

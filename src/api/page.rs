@@ -1,6 +1,6 @@
-//! The page to play on, served from the binary with no CDN: the HTML at `/`, its script at
-//! `/static/app.js` and its style sheet at `/static/app.css`, and the search-tree view's
-//! `/static/trace.js` and `/static/trace.css`.
+//! The page to play on, served from the binary with no CDN: the HTML at `/` and a fixed table of
+//! files under `/static/`: the page's ES modules (`app.js` and the modules it imports), its style
+//! sheet, and the search-tree view's `trace.js` and `trace.css`.
 //!
 //! The page has no inline script or style, so its Content-Security-Policy allows scripts and
 //! styles from this origin only (no `'unsafe-inline'`). Each file carries a strong `ETag` (a hash
@@ -8,11 +8,12 @@
 //! browsers keep a copy and revalidate it, and `If-None-Match` gets a 304 without a body.
 
 use axum::Router;
+use axum::extract::Path;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
-use super::AppState;
+use super::{ApiError, AppState};
 
 /// The policy of the page: everything from this origin, nothing inline, no frames, no plugins.
 /// `img-src data:` is for the empty favicon (`<link rel="icon" href="data:,">`).
@@ -41,23 +42,29 @@ static INDEX: Asset = Asset::new(
     include_str!("../../static/index.html"),
     "text/html; charset=utf-8",
 );
-static SCRIPT: Asset = Asset::new(
-    include_str!("../../static/app.js"),
-    "text/javascript; charset=utf-8",
-);
-static STYLE: Asset = Asset::new(
-    include_str!("../../static/app.css"),
-    "text/css; charset=utf-8",
-);
 
-static TRACE_SCRIPT: Asset = Asset::new(
-    include_str!("../../static/trace.js"),
-    "text/javascript; charset=utf-8",
-);
-static TRACE_STYLE: Asset = Asset::new(
-    include_str!("../../static/trace.css"),
-    "text/css; charset=utf-8",
-);
+const fn js(body: &'static str) -> Asset {
+    Asset::new(body, "text/javascript; charset=utf-8")
+}
+
+const fn css(body: &'static str) -> Asset {
+    Asset::new(body, "text/css; charset=utf-8")
+}
+
+/// Every file under `/static/`, by name: the page's ES modules (`app.js` imports the others), its
+/// style sheets and the search-tree view. Nothing else is served there.
+static ASSETS: [(&str, Asset); 10] = [
+    ("app.js", js(include_str!("../../static/app.js"))),
+    ("api.js", js(include_str!("../../static/api.js"))),
+    ("state.js", js(include_str!("../../static/state.js"))),
+    ("board.js", js(include_str!("../../static/board.js"))),
+    ("review.js", js(include_str!("../../static/review.js"))),
+    ("notation.js", js(include_str!("../../static/notation.js"))),
+    ("records.js", js(include_str!("../../static/records.js"))),
+    ("app.css", css(include_str!("../../static/app.css"))),
+    ("trace.js", js(include_str!("../../static/trace.js"))),
+    ("trace.css", css(include_str!("../../static/trace.css"))),
+];
 
 /// The 64-bit FNV-1a hash, computed at compile time: stable across builds and machines (unlike
 /// `std`'s hasher, whose algorithm may change between Rust releases), so every replica running
@@ -124,20 +131,13 @@ pub fn router() -> Router<AppState> {
             }),
         )
         .route(
-            "/static/app.js",
-            get(|headers: HeaderMap| async move { serve(&SCRIPT, &headers) }),
-        )
-        .route(
-            "/static/app.css",
-            get(|headers: HeaderMap| async move { serve(&STYLE, &headers) }),
-        )
-        .route(
-            "/static/trace.js",
-            get(|headers: HeaderMap| async move { serve(&TRACE_SCRIPT, &headers) }),
-        )
-        .route(
-            "/static/trace.css",
-            get(|headers: HeaderMap| async move { serve(&TRACE_STYLE, &headers) }),
+            "/static/{name}",
+            get(|Path(name): Path<String>, headers: HeaderMap| async move {
+                ASSETS.iter().find(|(file, _)| *file == name).map_or_else(
+                    || ApiError::NotFound.into_response(),
+                    |(_, asset)| serve(asset, &headers),
+                )
+            }),
         )
 }
 

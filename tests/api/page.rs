@@ -5,14 +5,32 @@ use axum::http::{Request, StatusCode, header};
 
 use crate::helpers::TestApp;
 
+const JS: &str = "text/javascript; charset=utf-8";
+
 /// Each file of the page with the content type it must be served with.
-const FILES: [(&str, &str); 5] = [
+const FILES: [(&str, &str); 11] = [
     ("/", "text/html; charset=utf-8"),
-    ("/static/app.js", "text/javascript; charset=utf-8"),
+    ("/static/app.js", JS),
+    ("/static/api.js", JS),
+    ("/static/state.js", JS),
+    ("/static/board.js", JS),
+    ("/static/review.js", JS),
+    ("/static/notation.js", JS),
+    ("/static/records.js", JS),
     ("/static/app.css", "text/css; charset=utf-8"),
-    ("/static/trace.js", "text/javascript; charset=utf-8"),
+    ("/static/trace.js", JS),
     ("/static/trace.css", "text/css; charset=utf-8"),
 ];
+
+/// The modules a script imports: the `'./name.js'` after each `from`.
+fn imports(script: &str) -> Vec<String> {
+    script
+        .split("from './")
+        .skip(1)
+        .filter_map(|rest| rest.split_once('\''))
+        .map(|(name, _)| name.to_owned())
+        .collect()
+}
 
 /// The directives of a Content-Security-Policy, by name.
 fn directive<'a>(policy: &'a str, name: &str) -> Option<&'a str> {
@@ -47,8 +65,8 @@ async fn the_page_has_a_policy_that_allows_no_inline_script_or_style() {
 async fn the_page_loads_its_script_and_style_from_files_and_has_nothing_inline() {
     let html = TestApp::new().get("/").await.text();
     assert!(
-        html.contains(r#"<script src="static/app.js" defer></script>"#),
-        "the script is a file"
+        html.contains(r#"<script type="module" src="static/app.js"></script>"#),
+        "the script is a file, an ES module"
     );
     assert!(
         html.contains(r#"<link rel="stylesheet" href="static/app.css">"#),
@@ -138,5 +156,45 @@ async fn only_the_page_s_own_files_are_served_under_static() {
         app.get(path)
             .await
             .problem(StatusCode::NOT_FOUND, "not_found", path);
+    }
+}
+
+#[tokio::test]
+async fn every_module_the_page_imports_is_served_as_javascript() {
+    let app = TestApp::new();
+    let mut seen = vec!["app.js".to_owned()];
+    let mut queue = seen.clone();
+    while let Some(name) = queue.pop() {
+        let file = app.get(&format!("/static/{name}")).await;
+        assert_eq!(file.status, StatusCode::OK, "{name}");
+        assert_eq!(file.content_type(), JS, "{name}");
+        for import in imports(&file.text()) {
+            if !seen.contains(&import) {
+                seen.push(import.clone());
+                queue.push(import);
+            }
+        }
+    }
+    seen.sort();
+    assert_eq!(
+        seen,
+        [
+            "api.js",
+            "app.js",
+            "board.js",
+            "notation.js",
+            "records.js",
+            "review.js",
+            "state.js"
+        ],
+        "the modules reached from app.js"
+    );
+    for name in &seen {
+        assert!(
+            FILES
+                .iter()
+                .any(|(path, _)| path.ends_with(&format!("/{name}"))),
+            "{name} is in the table of files this test checks"
+        );
     }
 }

@@ -106,7 +106,12 @@ export async function gobanTests({ browser, base, check, log, settle, checkContr
         await checkContrast(page, `${label}, analysis shown, dark`);
         await page.emulateMedia({ colorScheme: 'light' });
       }
-      await renjuChecks(page, { n, label, press, start, base, check, settle, STEP_MS, contrast: vp.phone ? null : checkContrast });
+      // Renju is played on 15 x 15 only, and offered only there.
+      if (n === 15) await renjuChecks(page, { n, label, press, start, base, check, settle, STEP_MS, contrast: vp.phone ? null : checkContrast });
+      else {
+        const offered = await page.$$eval('#rule option', (os) => os.filter((o) => !o.disabled && !o.hidden).map((o) => o.value));
+        check(`${label}: renju is not offered on ${n}x${n}`, !offered.includes('renju') && offered.includes('freestyle'), JSON.stringify(offered));
+      }
       log(`${label} done`);
     }
     await context.close();

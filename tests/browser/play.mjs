@@ -1,6 +1,6 @@
 // Browser tests of the game page, in headless Debian chromium, against the real release binary
-// (the gomoku board's own tests are in goban.mjs, the search-tree view's in trace.mjs, both run
-// from here).
+// (the gomoku board's own tests are in goban.mjs, the search-tree view's in trace.mjs, the
+// analysis board's in analysis.mjs, all run from here).
 //
 //   node tests/browser/play.mjs          (from the repo root; scripts/ci/browser-test.sh sets it all up)
 //
@@ -18,13 +18,14 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { gobanTests } from './goban.mjs';
 import { traceTests } from './trace.mjs';
+import { analysisTests } from './analysis.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const BIN = process.env.MINIMAX_BIN || path.join(ROOT, 'target', 'release', 'minimax-move');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const GAMES_PER_SIDE = Number(process.env.GAMES_PER_SIDE || 24);
 const SEED = Number(process.env.SEED || 20240611);
-const OVERALL_MS = 280_000;
+const OVERALL_MS = 420_000;
 const STEP_MS = 15_000;
 const VERBOSE = !!process.env.VERBOSE;
 
@@ -954,16 +955,18 @@ async function main() {
     await page.click(`#review-chart .point[data-number="${pick.number}"]`);
     await page.waitForFunction(() => !document.getElementById('review-detail').hidden, null, { timeout: STEP_MS });
     const detail = await page.evaluate(() => ({
-      marks: [...document.querySelectorAll('#review-board .mini')].map((d) => d.dataset.mark || null),
-      best: [...document.querySelectorAll('#review-board .best-reply')].map((d) => Number(d.dataset.index)),
+      marks: [...document.querySelectorAll('#board button[data-index]')].map((d) => d.dataset.mark || null),
+      best: [...document.querySelectorAll('#board .best-reply')].map((d) => Number(d.dataset.index)),
       caption: document.getElementById('review-caption').textContent,
+      step: document.getElementById('step-text').textContent,
     }));
-    const before = new Array(9).fill(null);
-    review.moves.slice(0, pick.number - 1).forEach((m) => { before[m.cell] = m.player; });
-    check('review: a click on a move shows the position before it',
-      JSON.stringify(detail.marks) === JSON.stringify(before), JSON.stringify(detail.marks));
-    check('review: ... and marks the best reply', JSON.stringify(detail.best) === JSON.stringify([pick.best[0]]),
-      `${JSON.stringify(detail.best)} vs ${pick.best[0]}`);
+    const after = new Array(9).fill(null);
+    review.moves.slice(0, pick.number).forEach((m) => { after[m.cell] = m.player; });
+    check('review: a click on a move goes to the position after it on the main board',
+      JSON.stringify(detail.marks) === JSON.stringify(after) && detail.step === `Move ${pick.number} of ${review.moves.length}`, `${JSON.stringify(detail.marks)}, ${detail.step}`);
+    const starred = pick.label === 'best' || after[pick.best[0]] !== null ? [] : [pick.best[0]];
+    check('review: ... and stars the best move there', JSON.stringify(detail.best) === JSON.stringify(starred),
+      `${JSON.stringify(detail.best)} vs ${JSON.stringify(starred)}`);
     check('review: the caption names the move and its label',
       detail.caption.includes(`Move ${pick.number}`) && detail.caption.includes(pick.label), detail.caption);
     if (!review.moves.some((m) => m.label === 'blunder')) log('review line: no blunder in this game');
@@ -1241,6 +1244,10 @@ async function main() {
 
   // --- the "How did it decide?" view, stepping both ways: see trace.mjs
   await traceTests({ browser, base, check, log, watchPage, requests, STEP_MS });
+
+  // --- the analysis board: links, records, stepping, variations, set-up positions: see analysis.mjs
+  const expectErrors = (on) => { expectedErrors = on; };
+  await analysisTests({ browser, base, check, log, settle, checkContrast, watchPage, expectErrors, requests, STEP_MS });
 
   // --- nothing left the machine, nothing went wrong in the console
   const foreign = requests.filter((u) => {
