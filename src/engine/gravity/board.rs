@@ -283,14 +283,19 @@ impl<B: Bits> Board<B> {
     /// complete a line (Pons' ordering), leaving out those right above a cell where the
     /// opponent would complete one (the opponent gets there first), and counting twice those
     /// right above a playable cell (the opponent can no longer play that column: Steininger's
-    /// c4 weighs them most). `theirs` are the opponent's winning cells before the move.
-    /// Measured on c4's 7 × 6 test positions, each refinement searches 5 to 15 % fewer nodes.
+    /// c4 weighs them most). `theirs` are the opponent's winning cells before the move, and
+    /// `bit` one of [`Board::non_losing_moves`]. Measured on c4's 7 × 6 test positions, each
+    /// refinement searches 5 to 15 % fewer nodes. `None` when the move wins by force with the
+    /// mover's next stone: every reply of the opponent loses at once.
     #[inline]
-    pub fn move_score(&self, shape: &Shape<B>, bit: B, theirs: B) -> u32 {
+    pub fn move_score(&self, shape: &Shape<B>, bit: B, theirs: B) -> Option<u32> {
         let mask = self.mask | bit;
         let threats = shape.winning_cells(self.current | bit, mask);
+        if self.play(bit).non_losing_moves(shape, threats) == B::ZERO {
+            return None;
+        }
         let useful = threats & !(theirs & !bit).shl_small(1);
         let above_playable = shape.playable(mask).shl_small(1);
-        useful.count_ones() + (useful & above_playable).count_ones()
+        Some(useful.count_ones() + (useful & above_playable).count_ones())
     }
 }

@@ -175,7 +175,20 @@ impl<'a, B: Bits> Searcher<'a, B> {
             return score;
         }
 
-        let (sorted, count) = self.ordered(board, moves, theirs);
+        let Some((sorted, count)) = self.ordered(board, moves, theirs) else {
+            // A move wins by force with the mover's next stone: the best there is.
+            let score = (cells - 1 - board.moves) / 2;
+            self.table.put(key, score, score);
+            return score;
+        };
+        // No move wins by the mover's next stone either: at best by the one after.
+        let most = (cells - 3 - board.moves) / 2;
+        if beta > most {
+            beta = most;
+            if alpha >= beta {
+                return beta;
+            }
+        }
         let playable = moves;
         let original_alpha = alpha;
         for &(c, _) in sorted[..count].iter() {
@@ -294,21 +307,22 @@ impl<'a, B: Bits> Searcher<'a, B> {
     }
 
     /// The columns of `moves` by how many winning cells they make, centre columns first among
-    /// equals, and how many there are.
+    /// equals, and how many there are; `None` when one of them wins by force with the mover's
+    /// next stone (each is looked at before any is searched, after c4).
     #[inline]
     fn ordered(
         &self,
         board: &Board<B>,
         moves: B,
         theirs: B,
-    ) -> ([(u8, u8); super::MAX_SIDE], usize) {
+    ) -> Option<([(u8, u8); super::MAX_SIDE], usize)> {
         let shape = self.shape;
         let mut sorted = [(0u8, 0u8); super::MAX_SIDE];
         let mut count = 0;
         for &c in &shape.order {
             let bit = moves & shape.column(c);
             if bit != B::ZERO {
-                let score = u8::try_from(board.move_score(shape, bit, theirs)).unwrap_or(u8::MAX);
+                let score = u8::try_from(board.move_score(shape, bit, theirs)?).unwrap_or(u8::MAX);
                 let mut i = count;
                 while i > 0 && sorted[i - 1].1 < score {
                     sorted[i] = sorted[i - 1];
@@ -318,6 +332,6 @@ impl<'a, B: Bits> Searcher<'a, B> {
                 count += 1;
             }
         }
-        (sorted, count)
+        Some((sorted, count))
     }
 }
