@@ -189,6 +189,15 @@ impl<'a, B: Bits> Searcher<'a, B> {
                 return beta;
             }
         }
+        if let Some(floor) = self.claimeven_floor(board, moves)
+            && floor > alpha
+        {
+            alpha = floor;
+            if alpha >= beta {
+                self.table.put(key, alpha, i32::from(i8::MAX));
+                return alpha;
+            }
+        }
         let playable = moves;
         let original_alpha = alpha;
         for &(c, _) in sorted[..count].iter() {
@@ -272,6 +281,23 @@ impl<'a, B: Bits> Searcher<'a, B> {
                 0
             },
         )
+    }
+
+    /// The best lower bound on the mover's score that claimeven gives through its moves (the
+    /// opponent's bound in each child, negated), when it applies to the children.
+    #[inline]
+    fn claimeven_floor(&self, board: &Board<B>, moves: B) -> Option<i32> {
+        let shape = self.shape;
+        shape.odd_rows?;
+        if (shape.cells - board.moves) % 2 == 0 {
+            return None;
+        }
+        (0..shape.cols)
+            .map(|c| moves & shape.column(c))
+            .filter(|&bit| bit != B::ZERO)
+            .filter_map(|bit| self.claimeven_bound(&board.play(bit)))
+            .map(|bound| -bound)
+            .max()
     }
 
     /// Enhanced transposition cutoff: a child the table already proves good enough ends the
