@@ -4,7 +4,7 @@
 
 use axum::Json;
 use axum::extract::State;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -13,11 +13,10 @@ use utoipa_axum::routes;
 use super::extract::JsonBody;
 use super::problem::ProblemCode;
 use super::wire::{
-    Board, ForbiddenCell, GameStatus, MoveRequest, RenderedBoard, ValidRequest, coordinate,
-    shape_error,
+    Board, ForbiddenCell, GameStatus, RenderedBoard, coordinate, request, shape_error,
 };
 use super::{ApiError, AppState};
-use crate::engine::{PlayError, Player, PositionError, Rule};
+use crate::engine::{PlayError, Player, Position, PositionError};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -25,77 +24,73 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(post_status))
 }
 
-/// The body of `POST /v1/play` and the input of the MCP tool `apply_move`. Every optional field
-/// may be absent or null, both meaning its default.
-#[derive(Clone, Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"board": ["O", 1, "X", "X", 4, "X", 6, "O", "O"], "index": 4}))]
-pub struct PlayRequest {
-    /// The position before the move.
-    #[schema(value_type = Board)]
-    pub board: Value,
-    /// The cell to play, a row-major index from 0 (the `index` that `POST /v1/move` answers).
-    /// `cell`, its former name, is still accepted. Give `index` or, on a gravity board,
-    /// `column`.
-    #[serde(default, alias = "cell")]
-    #[schema(minimum = 0, maximum = 399)]
-    pub index: Option<usize>,
-    /// On a gravity board, the column to drop a mark in, from 0 (the `column` that `POST
-    /// /v1/move` answers): an alternative to `index`. When both are given they must agree.
-    #[serde(default)]
-    #[schema(minimum = 0, maximum = 19)]
-    pub column: Option<usize>,
-    /// The side that plays the move. Inferred when absent or null (the side with fewer marks, X when
-    /// the counts are equal); when given it must agree with the counts.
-    pub player: Option<Player>,
-    /// Rows of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
-    #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
-    pub rows: Option<u64>,
-    /// Columns of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
-    #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
-    pub cols: Option<u64>,
-    /// Marks in a row needed to win, 1..=max(rows, cols) (3 when absent or null).
-    #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
-    pub k: Option<u64>,
-    /// Gravity (false when absent or null): marks drop to the lowest empty cell of their
-    /// column, as in Connect Four.
-    #[serde(default)]
-    pub gravity: Option<bool>,
-    /// The gomoku rule (`freestyle` when absent or null): `standard`, `renju` or `caro`, for
-    /// k = 5 without gravity (see `POST /v1/move`).
-    #[serde(default)]
-    pub rule: Option<Rule>,
+request! {
+    /// The body of `POST /v1/play` and the input of the MCP tool `apply_move`. Every optional field
+    /// may be absent or null, both meaning its default.
+    #[schema(example = json!({"board": ["O", 1, "X", "X", 4, "X", 6, "O", "O"], "index": 4}))]
+    pub struct PlayRequest {
+        /// The position before the move.
+        #[schema(value_type = Board)]
+        pub board: Value,
+        /// The cell to play, a row-major index from 0 (the `index` that `POST /v1/move` answers).
+        /// `cell`, its former name, is still accepted. Give `index` or, on a gravity board,
+        /// `column`.
+        #[serde(default, alias = "cell")]
+        #[schema(minimum = 0, maximum = 399)]
+        pub index: Option<usize>,
+        /// On a gravity board, the column to drop a mark in, from 0 (the `column` that `POST
+        /// /v1/move` answers): an alternative to `index`. When both are given they must agree.
+        #[serde(default)]
+        #[schema(minimum = 0, maximum = 19)]
+        pub column: Option<usize>,
+        /// The side that plays the move. Inferred when absent or null (the side with fewer marks, X when
+        /// the counts are equal); when given it must agree with the counts.
+        pub player: Option<Player>,
+    }
+    geometry {
+        /// Rows of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
+        rows,
+        /// Columns of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
+        cols,
+        /// Marks in a row needed to win, 1..=max(rows, cols) (3 when absent or null).
+        k,
+        /// Gravity (false when absent or null): marks drop to the lowest empty cell of their
+        /// column, as in Connect Four.
+        gravity,
+        /// The gomoku rule (`freestyle` when absent or null): `standard`, `renju` or `caro`, for
+        /// k = 5 without gravity (see `POST /v1/move`).
+        rule,
+    }
+    {}
 }
 
-/// The body of `POST /v1/status` and the input of the MCP tool `game_status`. Every optional field
-/// may be absent or null, both meaning its default.
-#[derive(Clone, Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"board": "XXXOO....", "rows": 3, "cols": 3, "k": 3}))]
-pub struct StatusRequest {
-    /// The position.
-    #[schema(value_type = Board)]
-    pub board: Value,
-    /// The side to move, when the caller knows it (either side is possible when the counts are
-    /// equal). Inferred when absent or null.
-    pub player: Option<Player>,
-    /// Rows of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
-    #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
-    pub rows: Option<u64>,
-    /// Columns of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
-    #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
-    pub cols: Option<u64>,
-    /// Marks in a row needed to win, 1..=max(rows, cols) (3 when absent or null).
-    #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
-    pub k: Option<u64>,
-    /// Gravity (false when absent or null): marks drop to the lowest empty cell of their
-    /// column, as in Connect Four.
-    #[serde(default)]
-    pub gravity: Option<bool>,
-    /// The gomoku rule (`freestyle` when absent or null): `standard`, `renju` or `caro`, for
-    /// k = 5 without gravity (see `POST /v1/move`).
-    #[serde(default)]
-    pub rule: Option<Rule>,
+request! {
+    /// The body of `POST /v1/status` and the input of the MCP tool `game_status`. Every optional field
+    /// may be absent or null, both meaning its default.
+    #[schema(example = json!({"board": "XXXOO....", "rows": 3, "cols": 3, "k": 3}))]
+    pub struct StatusRequest {
+        /// The position.
+        #[schema(value_type = Board)]
+        pub board: Value,
+        /// The side to move, when the caller knows it (either side is possible when the counts are
+        /// equal). Inferred when absent or null.
+        pub player: Option<Player>,
+    }
+    geometry {
+        /// Rows of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
+        rows,
+        /// Columns of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
+        cols,
+        /// Marks in a row needed to win, 1..=max(rows, cols) (3 when absent or null).
+        k,
+        /// Gravity (false when absent or null): marks drop to the lowest empty cell of their
+        /// column, as in Connect Four.
+        gravity,
+        /// The gomoku rule (`freestyle` when absent or null): `standard`, `renju` or `caro`, for
+        /// k = 5 without gravity (see `POST /v1/move`).
+        rule,
+    }
+    {}
 }
 
 /// The answer of `POST /v1/play`: the board after the move and the game's state.
@@ -164,25 +159,6 @@ pub struct StatusResponse {
     pub o_count: usize,
 }
 
-/// The position named by a board, a side and a geometry, validated the way `POST /v1/move`
-/// validates it.
-fn position(
-    board: Value,
-    player: Option<Player>,
-    (rows, cols, k): (Option<u64>, Option<u64>, Option<u64>),
-    (gravity, rule): (Option<bool>, Option<Rule>),
-) -> Result<ValidRequest, ApiError> {
-    ValidRequest::try_from(MoveRequest {
-        player,
-        rows,
-        cols,
-        k,
-        gravity: gravity.unwrap_or(false),
-        rule: rule.unwrap_or_default(),
-        ..MoveRequest::for_board(board)
-    })
-}
-
 /// The problem for a cell that cannot be played: `forbidden_move` with its reason for black's
 /// forbidden cell under renju, `invalid_move` otherwise.
 fn play_error(error: &PlayError) -> ApiError {
@@ -197,8 +173,8 @@ fn play_error(error: &PlayError) -> ApiError {
 }
 
 /// The cell a play request names: its `index`, or where a mark dropped in its `column` lands.
-fn cell_to_play(request: &PlayRequest, valid: &ValidRequest) -> Result<usize, ApiError> {
-    let geometry = valid.position.geometry();
+fn cell_to_play(request: &PlayRequest, position: &Position) -> Result<usize, ApiError> {
+    let geometry = position.geometry();
     let Some(column) = request.column else {
         return request.index.ok_or_else(|| {
             ApiError::invalid(
@@ -223,7 +199,7 @@ fn cell_to_play(request: &PlayRequest, valid: &ValidRequest) -> Result<usize, Ap
         )));
     }
     let cell = geometry
-        .landing_cell(valid.position.cells(), column)
+        .landing_cell(position.cells(), column)
         .ok_or_else(|| invalid(format!("column {column} is full")))?;
     match request.index {
         Some(index) if index != cell => Err(invalid(format!(
@@ -253,20 +229,17 @@ fn deserialize<T: serde::de::DeserializeOwned>(input: Value) -> Result<T, ApiErr
 /// `forbidden_move` (pointer `/index`, with the `reason`) for black's forbidden cell under renju.
 pub fn play(input: Value) -> Result<PlayResponse, ApiError> {
     let request: PlayRequest = deserialize(input)?;
-    let valid = position(
-        request.board.clone(),
-        request.player,
-        (request.rows, request.cols, request.k),
-        (request.gravity, request.rule),
-    )?;
-    let index = cell_to_play(&request, &valid)?;
-    let geometry = valid.position.geometry();
-    let played = valid.position.try_play(index).map_err(|e| play_error(&e))?;
+    let (position, style) = request
+        .geometry_fields()
+        .position(&request.board, request.player)?;
+    let index = cell_to_play(&request, &position)?;
+    let geometry = position.geometry();
+    let played = position.try_play(index).map_err(|e| play_error(&e))?;
     Ok(PlayResponse {
         index,
         coordinate: coordinate(geometry, index),
         column: geometry.is_gravity().then(|| geometry.column_of(index)),
-        player: valid.position.to_move(),
+        player: position.to_move(),
         status: GameStatus::of(played.result.as_ref()),
         to_move: played.next.as_ref().map(|next| next.to_move()),
         legal_moves: played
@@ -274,7 +247,7 @@ pub fn play(input: Value) -> Result<PlayResponse, ApiError> {
             .as_ref()
             .map(crate::engine::Position::legal_moves)
             .unwrap_or_default(),
-        board: valid.style.render(played.cells),
+        board: style.render(played.cells),
     })
 }
 
@@ -291,15 +264,11 @@ pub fn status(input: Value) -> Result<StatusResponse, ApiError> {
             cells.iter().filter(|&&c| c == Some(Player::O)).count(),
         )
     };
-    let board = request.board.clone();
-    match position(
-        request.board,
-        request.player,
-        (request.rows, request.cols, request.k),
-        (request.gravity, request.rule),
-    ) {
-        Ok(valid) => {
-            let position = &valid.position;
+    match request
+        .geometry_fields()
+        .position(&request.board, request.player)
+    {
+        Ok((position, _)) => {
             let (x_count, o_count) = counts(position.cells());
             let forbidden = position.forbidden();
             Ok(StatusResponse {
@@ -318,7 +287,7 @@ pub fn status(input: Value) -> Result<StatusResponse, ApiError> {
         }
         Err(ApiError::Position(PositionError::GameOver(result))) => {
             // The board is legal and parsed; read it again without a side to move for the counts.
-            let (cells, _) = super::wire::parse_board(&board)?;
+            let (cells, _) = super::wire::parse_board(&request.board)?;
             let (x_count, o_count) = counts(&cells);
             Ok(StatusResponse {
                 legal: true,

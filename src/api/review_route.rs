@@ -6,7 +6,7 @@ use std::time::Duration;
 use axum::extract::State;
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -15,7 +15,7 @@ use utoipa_axum::routes;
 use super::answer::{run_bounded, search_limits};
 use super::extract::JsonBody;
 use super::problem::ProblemCode;
-use super::wire::{GameStatus, coordinate, geometry, shape_error};
+use super::wire::{GameStatus, coordinate, request, shape_error};
 use super::{ApiError, AppState, Settings};
 use crate::engine::{
     Game, Geometry, Label, OutcomeOrUnknown, Player, PlayerSummary, Review, ReviewedMove, Rule,
@@ -26,55 +26,49 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(post_review))
 }
 
-/// The body of `POST /v1/review` and the input of the MCP tool `review_game`. Every optional
-/// field may be absent or null, both meaning its default.
-#[derive(Clone, Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"moves": [4, 1, 0, 8, 2, 6, 3, 5]}))]
-pub struct ReviewRequest {
-    /// The cells played, in play order, each a row-major index from 0. At most rows × cols
-    /// moves; every move must be on an empty cell of a game still in play.
-    #[schema(max_items = 400)]
-    pub moves: Vec<usize>,
-    /// The side that moved first (X when absent or null; under renju X, black, always does).
-    #[serde(default)]
-    pub first: Option<Player>,
-    /// Rows of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
-    #[serde(default)]
-    #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
-    pub rows: Option<u64>,
-    /// Columns of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
-    #[serde(default)]
-    #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
-    pub cols: Option<u64>,
-    /// Marks in a row needed to win, 1..=max(rows, cols) (3 when absent or null).
-    #[serde(default)]
-    #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
-    pub k: Option<u64>,
-    /// Gravity (false when absent or null): a mark drops to the lowest empty cell of its
-    /// column, as in Connect Four (`rows: 6, cols: 7, k: 4`); each move is then the landing cell.
-    #[serde(default, deserialize_with = "super::wire::null_as_default")]
-    #[schema(value_type = Option<bool>)]
-    pub gravity: bool,
-    /// The gomoku rule (`freestyle` when absent or null): `standard`, `renju` or `caro`, for
-    /// k = 5 without gravity (see `POST /v1/move`). Under renju a forbidden move of black's is a
-    /// 422 `forbidden_move` naming it.
-    #[serde(default, deserialize_with = "super::wire::null_as_default")]
-    #[schema(value_type = Option<Rule>)]
-    pub rule: Rule,
-    /// Deepest search iteration in plies for each position (larger boards); capped by the server.
-    #[serde(default)]
-    #[schema(value_type = Option<i32>, minimum = 1)]
-    pub max_depth: Option<u32>,
-    /// Time budget for the whole game in milliseconds (larger boards), capped by the server
-    /// like `POST /v1/move`'s; by default 200 ms a move of the game. A first pass gives every
-    /// position an equal share of seven tenths of it (of what is left, divided by the positions
-    /// still to review); the rest searches again the positions whose labels hang on estimates
-    /// (moves labelled `mistake` or `blunder`, and large swings of the chart). 3 × 3 games need
-    /// none.
-    #[serde(default)]
-    #[schema(value_type = Option<i32>, minimum = 1)]
-    pub time_limit_ms: Option<u64>,
+request! {
+    /// The body of `POST /v1/review` and the input of the MCP tool `review_game`. Every optional
+    /// field may be absent or null, both meaning its default.
+    #[schema(example = json!({"moves": [4, 1, 0, 8, 2, 6, 3, 5]}))]
+    pub struct ReviewRequest {
+        /// The cells played, in play order, each a row-major index from 0. At most rows × cols
+        /// moves; every move must be on an empty cell of a game still in play.
+        #[schema(max_items = 400)]
+        pub moves: Vec<usize>,
+        /// The side that moved first (X when absent or null; under renju X, black, always does).
+        #[serde(default)]
+        pub first: Option<Player>,
+    }
+    geometry {
+        /// Rows of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
+        rows,
+        /// Columns of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
+        cols,
+        /// Marks in a row needed to win, 1..=max(rows, cols) (3 when absent or null).
+        k,
+        /// Gravity (false when absent or null): a mark drops to the lowest empty cell of its
+        /// column, as in Connect Four (`rows: 6, cols: 7, k: 4`); each move is then the landing cell.
+        gravity,
+        /// The gomoku rule (`freestyle` when absent or null): `standard`, `renju` or `caro`, for
+        /// k = 5 without gravity (see `POST /v1/move`). Under renju a forbidden move of black's is a
+        /// 422 `forbidden_move` naming it.
+        rule,
+    }
+    {
+        /// Deepest search iteration in plies for each position (larger boards); capped by the server.
+        #[serde(default)]
+        #[schema(value_type = Option<i32>, minimum = 1)]
+        pub max_depth: Option<u32>,
+        /// Time budget for the whole game in milliseconds (larger boards), capped by the server
+        /// like `POST /v1/move`'s; by default 200 ms a move of the game. A first pass gives every
+        /// position an equal share of seven tenths of it (of what is left, divided by the positions
+        /// still to review); the rest searches again the positions whose labels hang on estimates
+        /// (moves labelled `mistake` or `blunder`, and large swings of the chart). 3 × 3 games need
+        /// none.
+        #[serde(default)]
+        #[schema(value_type = Option<i32>, minimum = 1)]
+        pub time_limit_ms: Option<u64>,
+    }
 }
 
 /// The labels of reviewed moves.
@@ -286,13 +280,8 @@ impl TryFrom<ReviewRequest> for ValidReview {
                 ));
             }
         }
-        let geometry = geometry(
-            request.rows,
-            request.cols,
-            request.k,
-            request.gravity,
-            request.rule,
-        )?;
+        let fields = request.geometry_fields();
+        let geometry = fields.geometry()?;
         if request.moves.len() > geometry.cells() {
             return Err(ApiError::invalid(
                 ProblemCode::InvalidRequest,
@@ -307,7 +296,7 @@ impl TryFrom<ReviewRequest> for ValidReview {
             ));
         }
         let first = request.first.unwrap_or(Player::X);
-        if request.rule == Rule::Renju && first == Player::O {
+        if fields.rule() == Rule::Renju && first == Player::O {
             return Err(ApiError::invalid(
                 ProblemCode::InvalidRequest,
                 "/first",

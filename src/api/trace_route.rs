@@ -7,7 +7,7 @@ use std::time::Duration;
 use axum::extract::State;
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
-use serde::{Deserialize, Serialize, Serializer};
+use serde::{Serialize, Serializer};
 use serde_json::Value;
 use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, SchemaType, Type};
 use utoipa::openapi::{Ref, RefOr, Schema};
@@ -18,7 +18,7 @@ use utoipa_axum::routes;
 use super::answer::run_bounded;
 use super::extract::JsonBody;
 use super::problem::ProblemCode;
-use super::wire::{Board, MoveRequest, ValidRequest, shape_error};
+use super::wire::{Board, request, shape_error};
 use super::{ApiError, AppState};
 use crate::engine::trace::{
     Algorithm, Alternative, Cutoff, CutoffBound, Leaf, MAX_LISTED, MAX_TREE_DEPTH, MAX_TREE_NODES,
@@ -31,82 +31,78 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(post_trace))
 }
 
-/// The body of `POST /v1/trace` and the input of the MCP tool `explain_move`: a position (as
-/// for `POST /v1/move`) or a textbook tree (`tree`, or `branching` with `leaves`), and how to
-/// search it. Every optional field may be absent or null, both meaning its default.
-#[derive(Clone, Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"tree": [[[-1, 4], [2, 6]], [[-3, -5], [0, 7]]], "algorithm": "alphabeta"}))]
-pub struct TraceRequest {
-    /// The position to trace, as for `POST /v1/move` (array or compact string); MAX is its side
-    /// to move. Give a board, a tree, or branching with leaves.
-    #[serde(default)]
-    #[schema(value_type = Option<Board>)]
-    pub board: Option<Value>,
-    /// The side to move (inferred from the counts when absent or null).
-    #[serde(default)]
-    pub player: Option<Player>,
-    /// Rows of the board (3 when absent or null).
-    #[serde(default)]
-    #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
-    pub rows: Option<u64>,
-    /// Columns of the board (3 when absent or null).
-    #[serde(default)]
-    #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
-    pub cols: Option<u64>,
-    /// Marks in a row needed to win (3 when absent or null).
-    #[serde(default)]
-    #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
-    pub k: Option<u64>,
-    /// Gravity (false when absent or null), as for `POST /v1/move`.
-    #[serde(default)]
-    pub gravity: Option<bool>,
-    /// The rule: only `freestyle` (k or more in a row wins) is traced.
-    #[serde(default)]
-    pub rule: Option<Rule>,
-    /// A textbook tree: nested arrays whose numbers are the leaves' values from MAX's point of
-    /// view (the root is MAX, levels alternate), such as
-    /// `[[[-1, 4], [2, 6]], [[-3, -5], [0, 7]]]`; or the same in parenthesised text, such as
-    /// `"((3 12 8)(2 4 6)(14 5 2))"`, where a group holding one number is that leaf, so
-    /// `"((3)(12)(8))"` is a root with three leaves. At most 4,096 nodes, 24 levels.
-    #[serde(default)]
-    #[schema(value_type = Option<TextbookTree>)]
-    pub tree: Option<Value>,
-    /// With `leaves`: a complete textbook tree with this many children at every inner node.
-    #[serde(default)]
-    #[schema(value_type = Option<i32>, minimum = 2)]
-    pub branching: Option<u64>,
-    /// With `branching`: the leaves' values, left to right; their number must be a power of
-    /// `branching`.
-    #[serde(default)]
-    #[schema(max_items = 4096)]
-    pub leaves: Option<Vec<f64>>,
-    /// The algorithm traced (`minimax` when absent or null).
-    #[serde(default)]
-    #[schema(value_type = Option<Algorithm>)]
-    pub algorithm: Option<Algorithm>,
-    /// Positions only: search the moves best first (a win, a block, then the cells on the most
-    /// open lines) rather than by index (false when absent or null).
-    #[serde(default)]
-    pub ordering: Option<bool>,
-    /// Positions only: how the end of a game scores (`depth` when absent or null): `depth`
-    /// gives a win for MAX `W − d` and a loss `d − W` (`W = cells + 1`, `d` plies from the
-    /// root: the `10 − depth` of 3 × 3), `classic` +10 / −10; a draw is 0.
-    #[serde(default)]
-    #[schema(value_type = Option<Scoring>)]
-    pub scoring: Option<Scoring>,
-    /// Positions only: the depth limit in plies; a position in play this deep gets the static
-    /// evaluation (lines open to MAX minus lines open to MIN, over the number of lines plus
-    /// one). No limit when absent or null.
-    #[serde(default)]
-    #[schema(value_type = Option<i32>, minimum = 1, maximum = 400)]
-    pub max_depth: Option<u32>,
-    /// The most nodes listed in `root` (1,000 when absent or null, at most 10,000): the tree is
-    /// listed level by level down to the deepest level that fits, and deeper subtrees are
-    /// summarised by their node counts. The counts are exact whatever this is.
-    #[serde(default)]
-    #[schema(value_type = Option<i32>, minimum = 1, maximum = 10000)]
-    pub max_nodes: Option<u64>,
+request! {
+    /// The body of `POST /v1/trace` and the input of the MCP tool `explain_move`: a position (as
+    /// for `POST /v1/move`) or a textbook tree (`tree`, or `branching` with `leaves`), and how to
+    /// search it. Every optional field may be absent or null, both meaning its default.
+    #[schema(example = json!({"tree": [[[-1, 4], [2, 6]], [[-3, -5], [0, 7]]], "algorithm": "alphabeta"}))]
+    pub struct TraceRequest {
+        /// The position to trace, as for `POST /v1/move` (array or compact string); MAX is its side
+        /// to move. Give a board, a tree, or branching with leaves.
+        #[serde(default)]
+        #[schema(value_type = Option<Board>)]
+        pub board: Option<Value>,
+        /// The side to move (inferred from the counts when absent or null).
+        #[serde(default)]
+        pub player: Option<Player>,
+    }
+    geometry {
+        /// Rows of the board (3 when absent or null).
+        rows,
+        /// Columns of the board (3 when absent or null).
+        cols,
+        /// Marks in a row needed to win (3 when absent or null).
+        k,
+        /// Gravity (false when absent or null), as for `POST /v1/move`.
+        gravity,
+        /// The rule: only `freestyle` (k or more in a row wins) is traced.
+        rule,
+    }
+    {
+        /// A textbook tree: nested arrays whose numbers are the leaves' values from MAX's point of
+        /// view (the root is MAX, levels alternate), such as
+        /// `[[[-1, 4], [2, 6]], [[-3, -5], [0, 7]]]`; or the same in parenthesised text, such as
+        /// `"((3 12 8)(2 4 6)(14 5 2))"`, where a group holding one number is that leaf, so
+        /// `"((3)(12)(8))"` is a root with three leaves. At most 4,096 nodes, 24 levels.
+        #[serde(default)]
+        #[schema(value_type = Option<TextbookTree>)]
+        pub tree: Option<Value>,
+        /// With `leaves`: a complete textbook tree with this many children at every inner node.
+        #[serde(default)]
+        #[schema(value_type = Option<i32>, minimum = 2)]
+        pub branching: Option<u64>,
+        /// With `branching`: the leaves' values, left to right; their number must be a power of
+        /// `branching`.
+        #[serde(default)]
+        #[schema(max_items = 4096)]
+        pub leaves: Option<Vec<f64>>,
+        /// The algorithm traced (`minimax` when absent or null).
+        #[serde(default)]
+        #[schema(value_type = Option<Algorithm>)]
+        pub algorithm: Option<Algorithm>,
+        /// Positions only: search the moves best first (a win, a block, then the cells on the most
+        /// open lines) rather than by index (false when absent or null).
+        #[serde(default)]
+        pub ordering: Option<bool>,
+        /// Positions only: how the end of a game scores (`depth` when absent or null): `depth`
+        /// gives a win for MAX `W − d` and a loss `d − W` (`W = cells + 1`, `d` plies from the
+        /// root: the `10 − depth` of 3 × 3), `classic` +10 / −10; a draw is 0.
+        #[serde(default)]
+        #[schema(value_type = Option<Scoring>)]
+        pub scoring: Option<Scoring>,
+        /// Positions only: the depth limit in plies; a position in play this deep gets the static
+        /// evaluation (lines open to MAX minus lines open to MIN, over the number of lines plus
+        /// one). No limit when absent or null.
+        #[serde(default)]
+        #[schema(value_type = Option<i32>, minimum = 1, maximum = 400)]
+        pub max_depth: Option<u32>,
+        /// The most nodes listed in `root` (1,000 when absent or null, at most 10,000): the tree is
+        /// listed level by level down to the deepest level that fits, and deeper subtrees are
+        /// summarised by their node counts. The counts are exact whatever this is.
+        #[serde(default)]
+        #[schema(value_type = Option<i32>, minimum = 1, maximum = 10000)]
+        pub max_nodes: Option<u64>,
+    }
 }
 
 /// A textbook tree on the wire (a schema-only type).
@@ -585,23 +581,20 @@ fn input(request: &TraceRequest) -> Result<TraceInput, ApiError> {
             position(request)
         }
         [_] => {
-            for (field, present) in [
-                ("player", request.player.is_some()),
-                ("rows", request.rows.is_some()),
-                ("cols", request.cols.is_some()),
-                ("k", request.k.is_some()),
-                ("gravity", request.gravity.is_some()),
-                ("rule", request.rule.is_some()),
+            let player = request.player.is_some().then_some("player");
+            let options = [
                 ("ordering", request.ordering.is_some()),
                 ("scoring", request.scoring.is_some()),
                 ("max_depth", request.max_depth.is_some()),
-            ] {
-                if present {
-                    return Err(invalid(
-                        &format!("/{field}"),
-                        format!("{field} applies to positions, not to textbook trees"),
-                    ));
-                }
+            ]
+            .into_iter()
+            .filter_map(|(name, given)| given.then_some(name));
+            let geometry = request.geometry_fields().given();
+            if let Some(field) = player.into_iter().chain(geometry).chain(options).next() {
+                return Err(invalid(
+                    &format!("/{field}"),
+                    format!("{field} applies to positions, not to textbook trees"),
+                ));
             }
             textbook_tree(request).map(TraceInput::Tree)
         }
@@ -626,19 +619,9 @@ fn position(request: &TraceRequest) -> Result<TraceInput, ApiError> {
             ),
         ));
     }
-    let board = request.board.clone().unwrap_or(Value::Null);
-    let move_request = MoveRequest {
-        player: request.player,
-        rows: request.rows,
-        cols: request.cols,
-        k: request.k,
-        gravity: request.gravity.unwrap_or(false),
-        rule: request.rule.unwrap_or_default(),
-        ..MoveRequest::for_board(board)
-    };
-    Ok(TraceInput::Position(
-        ValidRequest::try_from(move_request)?.position,
-    ))
+    let board = request.board.as_ref().unwrap_or(&Value::Null);
+    let (position, _) = request.geometry_fields().position(board, request.player)?;
+    Ok(TraceInput::Position(position))
 }
 
 fn textbook_tree(request: &TraceRequest) -> Result<Tree, ApiError> {
