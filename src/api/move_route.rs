@@ -9,7 +9,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::answer::answer_bounded;
+use super::answer::{answer_bounded, json_bytes};
 use super::extract::{JsonBody, StrictQuery};
 use super::problem::ProblemCode;
 use super::wire::{MoveRequest, MoveResponse, ValidRequest, parse_body};
@@ -216,7 +216,7 @@ async fn get_move(
 /// Answers a valid request: inline for a 3 × 3 table lookup, on the bounded blocking pool for a
 /// search.
 async fn respond(state: &AppState, request: ValidRequest) -> Result<Response, ApiError> {
-    let body = answer_bounded(state, request).await?;
+    let body = json_bytes(&answer_bounded(state, request).await?, 1024);
     Ok((
         [(
             header::CONTENT_TYPE,

@@ -16,7 +16,7 @@ use super::wire::{
     Board, ForbiddenCell, GameStatus, RenderedBoard, coordinate, request, shape_error,
 };
 use super::{ApiError, AppState};
-use crate::engine::{PlayError, Player, Position, PositionError};
+use crate::engine::{Player, Position, PositionError};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -159,19 +159,6 @@ pub struct StatusResponse {
     pub o_count: usize,
 }
 
-/// The problem for a cell that cannot be played: `forbidden_move` with its reason for black's
-/// forbidden cell under renju, `invalid_move` otherwise.
-fn play_error(error: &PlayError) -> ApiError {
-    match error {
-        PlayError::Forbidden { foul, .. } => ApiError::ForbiddenMove {
-            pointer: "/index".to_owned(),
-            detail: error.to_string(),
-            foul: *foul,
-        },
-        _ => ApiError::invalid(ProblemCode::InvalidMove, "/index", error.to_string()),
-    }
-}
-
 /// The cell a play request names: its `index`, or where a mark dropped in its `column` lands.
 fn cell_to_play(request: &PlayRequest, position: &Position) -> Result<usize, ApiError> {
     let geometry = position.geometry();
@@ -234,7 +221,9 @@ pub fn play(input: Value) -> Result<PlayResponse, ApiError> {
         .position(&request.board, request.player)?;
     let index = cell_to_play(&request, &position)?;
     let geometry = position.geometry();
-    let played = position.try_play(index).map_err(|e| play_error(&e))?;
+    let played = position
+        .try_play(index)
+        .map_err(|e| ApiError::for_play(&e, "/index", e.to_string()))?;
     Ok(PlayResponse {
         index,
         coordinate: coordinate(geometry, index),

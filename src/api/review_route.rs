@@ -87,6 +87,20 @@ pub enum MoveLabel {
     Blunder,
 }
 
+impl MoveLabel {
+    /// Its name on the wire: `best`, `good`, `inaccuracy`, `mistake`, `blunder`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Best => "best",
+            Self::Good => "good",
+            Self::Inaccuracy => "inaccuracy",
+            Self::Mistake => "mistake",
+            Self::Blunder => "blunder",
+        }
+    }
+}
+
 impl From<Label> for MoveLabel {
     fn from(label: Label) -> Self {
         match label {

@@ -23,7 +23,7 @@ pub use geometry::GeometryFields;
 pub(crate) use geometry::request;
 pub use request::{MoveBody, MoveRequest, ValidRequest, parse_body, parse_request};
 pub use response::{
-    ForbiddenCell, ForbiddenReason, GameState, GameStatus, MoveResponse, coordinate,
+    ForbiddenCell, ForbiddenReason, GameState, GameStatus, MoveEntry, MoveResponse, coordinate,
 };
 pub use schema::{Board, Cell, Contract};
 

@@ -28,6 +28,18 @@ pub enum ForbiddenReason {
     DoubleThree,
 }
 
+impl ForbiddenReason {
+    /// Its name on the wire: `overline`, `double_four`, `double_three`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Overline => "overline",
+            Self::DoubleFour => "double_four",
+            Self::DoubleThree => "double_three",
+        }
+    }
+}
+
 impl From<Foul> for ForbiddenReason {
     fn from(foul: Foul) -> Self {
         match foul {
