@@ -9,8 +9,9 @@ use serde_json::Value;
 
 use super::tools::ToolAnswer;
 use crate::api::problem::Problem;
-use crate::api::review_route::ReviewResponse;
-use crate::api::wire::{ForbiddenCell, GameState, GameStatus, MoveEntry, MoveResponse};
+use crate::api::wire::{
+    ForbiddenCell, GameState, GameStatus, MoveEntry, MoveResponse, ReviewResponse,
+};
 use crate::engine::{
     Geometry, Outcome, OutcomeOrUnknown, Player, Rule, Value as MoveValue, cell_name, line_name,
     rounded,

@@ -6,10 +6,9 @@ use std::sync::Arc;
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::{Map, Value, json};
 
-use crate::api::play_route::{PlayResponse, StatusResponse};
-use crate::api::review_route::ReviewResponse;
-use crate::api::trace_route::TraceResponse;
-use crate::api::wire::{MoveResponse, parse_request};
+use crate::api::wire::{
+    MoveResponse, PlayResponse, ReviewResponse, StatusResponse, TraceResponse, parse_request,
+};
 use crate::api::{ApiError, AppState, answer, play_route, review_route, trace_route};
 
 /// One tool: its name, the OpenAPI components of its input and output, its description.
@@ -149,7 +148,7 @@ pub(super) async fn run(
         "apply_move" => play_route::play(arguments).map(ToolAnswer::Play),
         "game_status" => play_route::status(arguments).map(ToolAnswer::Status),
         "review_game" => {
-            let request = review_route::parse_review(arguments)?;
+            let request = crate::api::wire::parse_review(arguments)?;
             review_route::review_bounded(state, request)
                 .await
                 .map(ToolAnswer::Review)
@@ -162,7 +161,7 @@ pub(super) async fn run(
             {
                 fields.insert("max_nodes".to_owned(), json!(1));
             }
-            let request = trace_route::parse_trace(arguments)?;
+            let request = crate::api::wire::parse_trace(arguments)?;
             trace_route::trace_bounded(state, request)
                 .await
                 .map(ToolAnswer::Trace)

@@ -7,10 +7,10 @@ use utoipa::openapi::schema::OneOfBuilder;
 use utoipa::openapi::{Ref, RefOr, Schema};
 use utoipa::{PartialSchema, ToSchema};
 
-use super::board::{BoardStyle, describe};
-use super::geometry::request;
-use super::schema::Board;
 use crate::api::problem::{ApiError, ProblemCode};
+use crate::api::wire::board::{BoardStyle, describe};
+use crate::api::wire::geometry::request;
+use crate::api::wire::schema::Board;
 use crate::engine::{Difficulty, Player, Position, Scoring, TieBreak};
 
 /// Reads an optional field whose `null` means its default, as OpenAI's strict function calling
@@ -229,6 +229,21 @@ pub(crate) fn shape_error(error: &serde_path_to_error::Error<serde_json::Error>)
     ApiError::invalid(code, pointer, detail)
 }
 
+/// Reads a request that must be a JSON object into `T`.
+///
+/// # Errors
+/// A 422 `invalid_request` for a body that is not an object, else as [`shape_error`].
+pub(crate) fn parse_object<T: serde::de::DeserializeOwned>(body: Value) -> Result<T, ApiError> {
+    if !body.is_object() {
+        return Err(ApiError::invalid(
+            ProblemCode::InvalidRequest,
+            "",
+            "the body must be a JSON object",
+        ));
+    }
+    serde_path_to_error::deserialize(body).map_err(|e| shape_error(&e))
+}
+
 /// A 422 when an optional numeric field is outside `min..=max`.
 fn in_range(field: &str, value: Option<u64>, min: u64, max: u64) -> Result<(), ApiError> {
     match value {
@@ -263,7 +278,7 @@ pub fn parse_body(body: &[u8]) -> Result<ValidRequest, ApiError> {
         serde_json::from_slice(body).map_err(|e| ApiError::MalformedJson(e.to_string()))?;
     // A `Value` keeps only the last of repeated keys (which the typed pass above refuses): a
     // repeated field is ambiguous, so it is rejected, naming the field.
-    super::duplicates::refuse_repeated_keys(body)?;
+    crate::api::wire::duplicates::refuse_repeated_keys(body)?;
     parse_request(value)
 }
 
