@@ -1,11 +1,14 @@
 //! One plain minimax oracle for every m,n,k game, with marks placed anywhere or dropped under
 //! gravity, and the one rule checker it stands on: a line of `k` or more. Written once for both
-//! test binaries, independently of the crate: no pruning, no symmetry, a table only to remember
+//! test binaries, independently of the crate's rules and search (only its `Rule` and `Player`
+//! name what to judge): no pruning, no symmetry, a table only to remember
 //! positions already solved.
 //!
 //! A board is one byte a cell, row-major: [`EMPTY`], `b'X'` or `b'O'`.
 
 use std::collections::HashMap;
+
+use minimax_move::engine::{Player, Rule};
 
 /// An empty cell.
 pub const EMPTY: u8 = b'.';
@@ -74,28 +77,73 @@ impl Shape {
     /// Whether the mark on cell `i` is part of a line of `k` or more of its kind, across, down
     /// or along either diagonal.
     pub fn line_through(self, cells: &[u8], i: usize) -> bool {
+        self.wins(cells, i, (cells[i], opponent(cells[i])), Win::AtLeast)
+    }
+
+    /// Whether a stone `mark` on cell `i` (whatever `i` holds now) makes a run of its kind that
+    /// wins by `win`, across, down or along either diagonal; `mark` is the pair of the side's
+    /// stone and the other side's, for caro's blocked ends (the edge does not block).
+    pub fn wins<T: Copy + PartialEq>(self, cells: &[T], i: usize, mark: (T, T), win: Win) -> bool {
+        let (stone, other) = mark;
         let (r, c) = ((i / self.cols) as i64, (i % self.cols) as i64);
-        let mark = cells[i];
         let at = |r: i64, c: i64| {
-            r >= 0
-                && c >= 0
-                && r < self.rows as i64
-                && c < self.cols as i64
-                && cells[(r * self.cols as i64 + c) as usize] == mark
+            (r >= 0 && c >= 0 && r < self.rows as i64 && c < self.cols as i64)
+                .then(|| cells[(r * self.cols as i64 + c) as usize])
         };
         [(0, 1), (1, 0), (1, 1), (1, -1)].iter().any(|&(dr, dc)| {
-            let count = |sign: i64| {
-                (1..)
-                    .take_while(|&s| at(r + sign * dr * s, c + sign * dc * s))
-                    .count()
-            };
-            1 + count(1) + count(-1) >= self.k
+            let mut length = 1;
+            let mut blocked = 0;
+            for sign in [1, -1] {
+                let mut step = 1;
+                loop {
+                    match at(r + sign * dr * step, c + sign * dc * step) {
+                        Some(cell) if cell == stone => length += 1,
+                        Some(cell) => {
+                            blocked += usize::from(cell == other);
+                            break;
+                        }
+                        None => break,
+                    }
+                    step += 1;
+                }
+            }
+            match win {
+                Win::AtLeast => length >= self.k,
+                Win::Exactly => length == self.k,
+                Win::Caro => length > self.k || length == self.k && blocked < 2,
+            }
         })
     }
 
     /// Whether `mark` has a line of `k` or more anywhere on the board.
     pub fn has_line(self, cells: &[u8], mark: u8) -> bool {
         (0..cells.len()).any(|i| cells[i] == mark && self.line_through(cells, i))
+    }
+}
+
+/// How a run of stones wins, by the rules' definitions: `k` or more (freestyle, renju's white),
+/// exactly `k` (standard, renju's black), or `k` or more except exactly `k` with the other
+/// side's stones right beyond both ends (caro).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Win {
+    /// `k` or more in a row.
+    AtLeast,
+    /// Exactly `k` in a row.
+    Exactly,
+    /// `k` or more, except exactly `k` blocked at both ends.
+    Caro,
+}
+
+impl Win {
+    /// How a stone of `player` wins under the crate's `rule` (renju's black is X).
+    pub fn of(rule: Rule, player: Player) -> Self {
+        match rule {
+            Rule::Freestyle => Self::AtLeast,
+            Rule::Standard => Self::Exactly,
+            Rule::Renju if player == Player::X => Self::Exactly,
+            Rule::Renju => Self::AtLeast,
+            Rule::Caro => Self::Caro,
+        }
     }
 }
 
