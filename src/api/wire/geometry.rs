@@ -117,7 +117,8 @@ pub(crate) fn position_error(error: PositionError) -> ApiError {
 
 /// Declares a request type: a strict (`deny_unknown_fields`) JSON object with its own fields and
 /// the five geometry fields between them, each geometry field with the description given for
-/// this request, plus [`GeometryFields`] read from them (`geometry_fields()`).
+/// this request (`rows`, `cols` and `k` may be left out for the common descriptions), plus
+/// [`GeometryFields`] read from them (`geometry_fields()`).
 ///
 /// ```text
 /// request! {
@@ -144,6 +145,32 @@ pub(crate) fn position_error(error: PositionError) -> ApiError {
 /// }
 /// ```
 macro_rules! request {
+    // The common descriptions of `rows`, `cols` and `k`; the request describes the rest.
+    (
+        $(#[$attr:meta])*
+        pub struct $name:ident { $($before:tt)* }
+        geometry {
+            $(#[$gravity:meta])* gravity,
+            $(#[$rule:meta])* rule $(,)?
+        }
+        { $($after:tt)* }
+    ) => {
+        $crate::api::wire::geometry::request! {
+            $(#[$attr])*
+            pub struct $name { $($before)* }
+            geometry {
+                /// Rows of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
+                rows,
+                /// Columns of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
+                cols,
+                /// Marks in a row needed to win, 1..=max(rows, cols) (3 when absent or null).
+                k,
+                $(#[$gravity])* gravity,
+                $(#[$rule])* rule,
+            }
+            { $($after)* }
+        }
+    };
     (
         $(#[$attr:meta])*
         pub struct $name:ident { $($before:tt)* }

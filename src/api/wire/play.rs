@@ -34,12 +34,6 @@ request! {
         pub player: Option<Player>,
     }
     geometry {
-        /// Rows of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
-        rows,
-        /// Columns of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
-        cols,
-        /// Marks in a row needed to win, 1..=max(rows, cols) (3 when absent or null).
-        k,
         /// Gravity (false when absent or null): marks drop to the lowest empty cell of their
         /// column, as in Connect Four.
         gravity,
@@ -63,12 +57,6 @@ request! {
         pub player: Option<Player>,
     }
     geometry {
-        /// Rows of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
-        rows,
-        /// Columns of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
-        cols,
-        /// Marks in a row needed to win, 1..=max(rows, cols) (3 when absent or null).
-        k,
         /// Gravity (false when absent or null): marks drop to the lowest empty cell of their
         /// column, as in Connect Four.
         gravity,

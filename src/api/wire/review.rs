@@ -27,12 +27,6 @@ request! {
         pub first: Option<Player>,
     }
     geometry {
-        /// Rows of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
-        rows,
-        /// Columns of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
-        cols,
-        /// Marks in a row needed to win, 1..=max(rows, cols) (3 when absent or null).
-        k,
         /// Gravity (false when absent or null): a mark drops to the lowest empty cell of its
         /// column, as in Connect Four (`rows: 6, cols: 7, k: 4`); each move is then the landing cell.
         gravity,
