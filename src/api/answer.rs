@@ -11,15 +11,14 @@ use super::wire::{MoveResponse, ValidRequest};
 use super::{ApiError, AppState, Settings};
 use crate::engine::{Cancel, Geometry, Progress, Scoring, SearchLimits, SuggestOptions, suggest};
 
-/// The answer's JSON bytes: inline for a table lookup, on the
-/// bounded blocking pool (a search slot, 503 when none frees up in time) for a search.
+/// The answer: inline for a table lookup, on the bounded blocking pool (a search slot, 503 when none frees up in time) for a search.
 ///
 /// A search stops when this future is dropped (its client went away, or the request timed out):
 /// it notices within about a thousand nodes and gives its slot back.
 pub(crate) async fn answer_bounded(
     state: &AppState,
     request: ValidRequest,
-) -> Result<Vec<u8>, ApiError> {
+) -> Result<MoveResponse, ApiError> {
     answer_watched(state, request, Progress::default()).await
 }
 
@@ -28,7 +27,7 @@ pub(crate) async fn answer_watched(
     state: &AppState,
     request: ValidRequest,
     progress: Progress,
-) -> Result<Vec<u8>, ApiError> {
+) -> Result<MoveResponse, ApiError> {
     let slot = if request.position.geometry().is_tic_tac_toe() {
         None
     } else {
@@ -44,7 +43,7 @@ pub(crate) async fn answer_in_slot(
     request: ValidRequest,
     progress: Progress,
     slot: Option<Reserved>,
-) -> Result<Vec<u8>, ApiError> {
+) -> Result<MoveResponse, ApiError> {
     let settings = state.settings();
     let time_limit = Duration::from_millis(time_limit_ms(&request, settings));
     let Some(slot) = slot else {
@@ -255,21 +254,25 @@ fn options(
     options
 }
 
-/// Computes the answer and serializes it in one piece.
-fn answer(request: &ValidRequest, options: &SuggestOptions) -> Vec<u8> {
+/// Computes the answer.
+fn answer(request: &ValidRequest, options: &SuggestOptions) -> MoveResponse {
     let suggestion = suggest(&request.position, options);
     if suggestion.analysis.nodes > 0 {
         metrics::counter!("minimax_search_nodes_total").increment(suggestion.analysis.nodes);
     }
-    let response = MoveResponse::new(
+    MoveResponse::new(
         suggestion,
         request.moves,
         request.top,
         &request.style,
         request.position.geometry(),
-    );
-    let mut body = Vec::with_capacity(1024);
-    serde_json::to_writer(&mut body, &response).expect("a response serializes");
+    )
+}
+
+/// An answer's JSON, written in one piece.
+pub(crate) fn json_bytes(answer: &impl serde::Serialize, capacity: usize) -> Vec<u8> {
+    let mut body = Vec::with_capacity(capacity);
+    serde_json::to_writer(&mut body, answer).expect("an answer serializes");
     body
 }
 

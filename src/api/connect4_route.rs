@@ -12,14 +12,13 @@ use std::time::Duration;
 use axum::extract::State;
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
-use serde::{Deserialize, Serialize};
-use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::answer::run_bounded;
 use super::extract::StrictQuery;
 use super::problem::ProblemCode;
+use super::wire::{Connect4Solution, SolveQuery};
 use super::{ApiError, AppState};
 use crate::engine::gravity::column_scores;
 use crate::engine::{
@@ -31,29 +30,6 @@ const FULL: i32 = 100;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(solve_connect4))
-}
-
-/// The query: the moves so far.
-#[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-struct SolveQuery {
-    /// The columns played so far, each a digit from 1 to 7, first player first; empty (or
-    /// missing) for the empty board.
-    #[param(example = "4453")]
-    pos: Option<String>,
-}
-
-/// The answer, as the public API writes it.
-#[derive(Debug, Serialize, ToSchema)]
-#[schema(example = json!({"pos": "", "score": [-2, -1, 0, 1, 0, -1, -2]}))]
-struct Connect4Solution {
-    /// The moves, as sent.
-    pos: String,
-    /// For each column from left to right, Pons' score of playing there for the side to move
-    /// (positive: a win, the larger the sooner; 0: a draw; negative: a loss), or 100 when the
-    /// column is full.
-    score: Vec<i32>,
 }
 
 /// Connect Four: every column's score, as connect4.gamesolver.org answers it.

@@ -3,18 +3,17 @@
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
-use serde::Deserialize;
 use serde_json::Value;
-use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::answer::answer_bounded;
+use super::answer::{answer_bounded, json_bytes};
 use super::extract::{JsonBody, StrictQuery};
 use super::problem::ProblemCode;
-use super::wire::{MoveRequest, MoveResponse, ValidRequest, parse_body};
+use super::wire::{
+    MoveQuery, MoveRequest, MoveResponse, ServerSentEvent, ValidRequest, parse_body,
+};
 use super::{ApiError, AppState};
-use crate::engine::{Difficulty, Player, Rule, Scoring, TieBreak};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -69,20 +68,6 @@ async fn post_move(
     respond(&state, request).await
 }
 
-/// One server-sent event of a live search, as an SSE client reads it: the contract of each
-/// event of `POST /v1/move/stream` (a schema-only type).
-#[derive(ToSchema)]
-#[allow(dead_code)]
-struct ServerSentEvent {
-    /// `progress`, `result` or `error`.
-    event: String,
-    /// The event's JSON: a progress report, the plain answer, or a problem document.
-    data: String,
-    /// Milliseconds to wait before retrying, on the `error` event of a shutdown.
-    #[schema(value_type = Option<i32>)]
-    retry: Option<u32>,
-}
-
 /// Best move for a position, as a live search: server-sent events.
 ///
 /// The same request as `POST /v1/move`; the answer is a stream of server-sent events: a
@@ -117,53 +102,6 @@ async fn post_move_stream(
 ) -> Result<Response, ApiError> {
     let request = parse_body(&body)?;
     super::move_stream::stream(state, request).await
-}
-
-/// Query parameters of `GET /v1/move`: the same options as the POST body.
-#[derive(Debug, Deserialize, IntoParams)]
-#[serde(deny_unknown_fields)]
-#[into_params(parameter_in = Query)]
-struct MoveQuery {
-    /// The board: the compact string form (`O.XX.X.OO`), or a JSON array.
-    #[param(example = "O.XX.X.OO")]
-    board: String,
-    /// The side to move.
-    player: Option<Player>,
-    /// `depth` (default) or `classic`.
-    scoring: Option<Scoring>,
-    /// Whether to include the move table.
-    moves: Option<bool>,
-    /// How many of the best moves to list in `top` (multi-PV), 1..=10.
-    #[param(value_type = Option<i32>, minimum = 1, maximum = 10)]
-    top: Option<u64>,
-    /// Rows (default 3): up to 15, or 20 when k = 5.
-    #[param(value_type = Option<i32>, minimum = 1, maximum = 20)]
-    rows: Option<u64>,
-    /// Columns (default 3): up to 15, or 20 when k = 5.
-    #[param(value_type = Option<i32>, minimum = 1, maximum = 20)]
-    cols: Option<u64>,
-    /// Marks in a row to win (default 3).
-    #[param(value_type = Option<i32>, minimum = 1, maximum = 20)]
-    k: Option<u64>,
-    /// Gravity (default false): marks drop to the lowest empty cell of their column.
-    gravity: Option<bool>,
-    /// The gomoku rule (default `freestyle`); rules other than `freestyle` need k = 5 and no
-    /// gravity.
-    rule: Option<Rule>,
-    /// Deepest search in plies.
-    #[param(value_type = Option<i32>, minimum = 1)]
-    max_depth: Option<u32>,
-    /// Search time budget in milliseconds (a work budget derived from it makes answers
-    /// reproducible; the time limit is the hard stop).
-    #[param(value_type = Option<i32>, minimum = 1)]
-    time_limit_ms: Option<u64>,
-    /// `perfect` (default), `hard`, `medium`, `easy`.
-    difficulty: Option<Difficulty>,
-    /// `first` (default) or `random`.
-    tie_break: Option<TieBreak>,
-    /// Seed for reproducible randomness.
-    #[param(value_type = Option<i64>, minimum = 0)]
-    seed: Option<u64>,
 }
 
 /// Best move for a position given in the query string, for links and curl.
@@ -201,8 +139,8 @@ async fn get_move(
         rows: query.rows,
         cols: query.cols,
         k: query.k,
-        gravity: query.gravity.unwrap_or(false),
-        rule: query.rule.unwrap_or_default(),
+        gravity: query.gravity,
+        rule: query.rule,
         max_depth: query.max_depth,
         time_limit_ms: query.time_limit_ms,
         difficulty: query.difficulty.unwrap_or_default(),
@@ -216,7 +154,7 @@ async fn get_move(
 /// Answers a valid request: inline for a 3 × 3 table lookup, on the bounded blocking pool for a
 /// search.
 async fn respond(state: &AppState, request: ValidRequest) -> Result<Response, ApiError> {
-    let body = answer_bounded(state, request).await?;
+    let body = json_bytes(&answer_bounded(state, request).await?, 1024);
     Ok((
         [(
             header::CONTENT_TYPE,

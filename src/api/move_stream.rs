@@ -18,7 +18,7 @@ use serde::Serialize;
 use tokio::sync::{mpsc, watch};
 use tokio::task::AbortHandle;
 
-use super::answer::{answer_in_slot, reserve_slot};
+use super::answer::{answer_in_slot, json_bytes, reserve_slot};
 use super::wire::ValidRequest;
 use super::{ApiError, AppState};
 use crate::engine::{Iteration, MoveScore, OutcomeOrUnknown, Progress, Value as MoveValue};
@@ -98,9 +98,9 @@ pub(crate) async fn stream(state: AppState, request: ValidRequest) -> Result<Res
     let task = tokio::spawn(async move {
         let event = tokio::select! {
             outcome = answer_in_slot(&state, request, progress, slot) => match outcome {
-                Ok(body) => Event::default()
+                Ok(answer) => Event::default()
                     .event("result")
-                    .data(String::from_utf8_lossy(&body)),
+                    .data(String::from_utf8_lossy(&json_bytes(&answer, 1024))),
                 Err(error) => error_event(&error),
             },
             () = shutdown_deadline(end_by) => error_event(&ApiError::ShuttingDown)

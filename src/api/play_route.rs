@@ -4,20 +4,18 @@
 
 use axum::Json;
 use axum::extract::State;
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use super::extract::JsonBody;
 use super::problem::ProblemCode;
 use super::wire::{
-    Board, ForbiddenCell, GameStatus, MoveRequest, RenderedBoard, ValidRequest, coordinate,
-    shape_error,
+    ForbiddenCell, GameStatus, PlayRequest, PlayResponse, StatusRequest, StatusResponse,
+    coordinate, parse_object,
 };
 use super::{ApiError, AppState};
-use crate::engine::{PlayError, Player, PositionError, Rule};
+use crate::engine::{Player, Position, PositionError};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -25,180 +23,9 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(post_status))
 }
 
-/// The body of `POST /v1/play` and the input of the MCP tool `apply_move`. Every optional field
-/// may be absent or null, both meaning its default.
-#[derive(Clone, Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"board": ["O", 1, "X", "X", 4, "X", 6, "O", "O"], "index": 4}))]
-pub struct PlayRequest {
-    /// The position before the move.
-    #[schema(value_type = Board)]
-    pub board: Value,
-    /// The cell to play, a row-major index from 0 (the `index` that `POST /v1/move` answers).
-    /// `cell`, its former name, is still accepted. Give `index` or, on a gravity board,
-    /// `column`.
-    #[serde(default, alias = "cell")]
-    #[schema(minimum = 0, maximum = 399)]
-    pub index: Option<usize>,
-    /// On a gravity board, the column to drop a mark in, from 0 (the `column` that `POST
-    /// /v1/move` answers): an alternative to `index`. When both are given they must agree.
-    #[serde(default)]
-    #[schema(minimum = 0, maximum = 19)]
-    pub column: Option<usize>,
-    /// The side that plays the move. Inferred when absent or null (the side with fewer marks, X when
-    /// the counts are equal); when given it must agree with the counts.
-    pub player: Option<Player>,
-    /// Rows of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
-    #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
-    pub rows: Option<u64>,
-    /// Columns of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
-    #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
-    pub cols: Option<u64>,
-    /// Marks in a row needed to win, 1..=max(rows, cols) (3 when absent or null).
-    #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
-    pub k: Option<u64>,
-    /// Gravity (false when absent or null): marks drop to the lowest empty cell of their
-    /// column, as in Connect Four.
-    #[serde(default)]
-    pub gravity: Option<bool>,
-    /// The gomoku rule (`freestyle` when absent or null): `standard`, `renju` or `caro`, for
-    /// k = 5 without gravity (see `POST /v1/move`).
-    #[serde(default)]
-    pub rule: Option<Rule>,
-}
-
-/// The body of `POST /v1/status` and the input of the MCP tool `game_status`. Every optional field
-/// may be absent or null, both meaning its default.
-#[derive(Clone, Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"board": "XXXOO....", "rows": 3, "cols": 3, "k": 3}))]
-pub struct StatusRequest {
-    /// The position.
-    #[schema(value_type = Board)]
-    pub board: Value,
-    /// The side to move, when the caller knows it (either side is possible when the counts are
-    /// equal). Inferred when absent or null.
-    pub player: Option<Player>,
-    /// Rows of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
-    #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
-    pub rows: Option<u64>,
-    /// Columns of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
-    #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
-    pub cols: Option<u64>,
-    /// Marks in a row needed to win, 1..=max(rows, cols) (3 when absent or null).
-    #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
-    pub k: Option<u64>,
-    /// Gravity (false when absent or null): marks drop to the lowest empty cell of their
-    /// column, as in Connect Four.
-    #[serde(default)]
-    pub gravity: Option<bool>,
-    /// The gomoku rule (`freestyle` when absent or null): `standard`, `renju` or `caro`, for
-    /// k = 5 without gravity (see `POST /v1/move`).
-    #[serde(default)]
-    pub rule: Option<Rule>,
-}
-
-/// The answer of `POST /v1/play`: the board after the move and the game's state.
-#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
-#[schema(example = json!({
-    "board": ["O", 1, "X", "X", "X", "X", 6, "O", "O"], "index": 4, "player": "X",
-    "status": {"state": "win", "winner": "X", "line": [3, 4, 5]},
-    "to_move": null, "legal_moves": []
-}))]
-pub struct PlayResponse {
-    /// The board after the move, written the way the request wrote it.
-    #[schema(value_type = Board)]
-    pub board: RenderedBoard,
-    /// The cell played.
-    pub index: usize,
-    /// The cell played in board notation (`h8`), on gomoku boards (k = 5, or 100 cells or
-    /// more, without gravity).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[schema(value_type = String, example = "h8")]
-    pub coordinate: Option<String>,
-    /// The column played, from 0 (gravity boards only).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub column: Option<usize>,
-    /// The side that played it.
-    pub player: Player,
-    /// The game after the move: in play, won (with the winner and the line) or drawn.
-    pub status: GameStatus,
-    /// The side to move next, null when the move ended the game.
-    #[schema(required = true)]
-    pub to_move: Option<Player>,
-    /// The cells the next side may play, empty when the game is over: the empty cells, less
-    /// black's forbidden ones under renju.
-    pub legal_moves: Vec<usize>,
-}
-
-/// The answer of `POST /v1/status`. A finished game is a status, not an error.
-#[derive(Clone, Debug, PartialEq, Serialize, ToSchema)]
-#[schema(example = json!({
-    "legal": true, "status": {"state": "win", "winner": "X", "line": [0, 1, 2]},
-    "to_move": null, "legal_moves": [], "forbidden": [], "forbidden_detail": [],
-    "x_count": 3, "o_count": 2
-}))]
-pub struct StatusResponse {
-    /// True: the position can arise in a game (an impossible one is a 422 problem, or a tool
-    /// error naming the same code).
-    pub legal: bool,
-    /// In play, won (with the winner and the line) or drawn.
-    pub status: GameStatus,
-    /// The side to move, null when the game is over.
-    #[schema(required = true)]
-    pub to_move: Option<Player>,
-    /// The cells the side to move may play, ascending, empty when the game is over: the empty
-    /// cells (on a gravity board the lowest empty cell of each column), less the `forbidden`
-    /// ones.
-    pub legal_moves: Vec<usize>,
-    /// The empty cells forbidden to the side to move, ascending: black's (X's) overlines,
-    /// double-fours and double-threes under renju; empty under every other rule, for white and
-    /// when the game is over.
-    pub forbidden: Vec<usize>,
-    /// The `forbidden` cells with why each is forbidden (and its coordinate on boards of 100
-    /// cells or more).
-    pub forbidden_detail: Vec<ForbiddenCell>,
-    /// Number of X marks on the board.
-    pub x_count: usize,
-    /// Number of O marks on the board.
-    pub o_count: usize,
-}
-
-/// The position named by a board, a side and a geometry, validated the way `POST /v1/move`
-/// validates it.
-fn position(
-    board: Value,
-    player: Option<Player>,
-    (rows, cols, k): (Option<u64>, Option<u64>, Option<u64>),
-    (gravity, rule): (Option<bool>, Option<Rule>),
-) -> Result<ValidRequest, ApiError> {
-    ValidRequest::try_from(MoveRequest {
-        player,
-        rows,
-        cols,
-        k,
-        gravity: gravity.unwrap_or(false),
-        rule: rule.unwrap_or_default(),
-        ..MoveRequest::for_board(board)
-    })
-}
-
-/// The problem for a cell that cannot be played: `forbidden_move` with its reason for black's
-/// forbidden cell under renju, `invalid_move` otherwise.
-fn play_error(error: &PlayError) -> ApiError {
-    match error {
-        PlayError::Forbidden { foul, .. } => ApiError::ForbiddenMove {
-            pointer: "/index".to_owned(),
-            detail: error.to_string(),
-            foul: *foul,
-        },
-        _ => ApiError::invalid(ProblemCode::InvalidMove, "/index", error.to_string()),
-    }
-}
-
 /// The cell a play request names: its `index`, or where a mark dropped in its `column` lands.
-fn cell_to_play(request: &PlayRequest, valid: &ValidRequest) -> Result<usize, ApiError> {
-    let geometry = valid.position.geometry();
+fn cell_to_play(request: &PlayRequest, position: &Position) -> Result<usize, ApiError> {
+    let geometry = position.geometry();
     let Some(column) = request.column else {
         return request.index.ok_or_else(|| {
             ApiError::invalid(
@@ -223,7 +50,7 @@ fn cell_to_play(request: &PlayRequest, valid: &ValidRequest) -> Result<usize, Ap
         )));
     }
     let cell = geometry
-        .landing_cell(valid.position.cells(), column)
+        .landing_cell(position.cells(), column)
         .ok_or_else(|| invalid(format!("column {column} is full")))?;
     match request.index {
         Some(index) if index != cell => Err(invalid(format!(
@@ -231,17 +58,6 @@ fn cell_to_play(request: &PlayRequest, valid: &ValidRequest) -> Result<usize, Ap
         ))),
         _ => Ok(cell),
     }
-}
-
-fn deserialize<T: serde::de::DeserializeOwned>(input: Value) -> Result<T, ApiError> {
-    if !input.is_object() {
-        return Err(ApiError::invalid(
-            ProblemCode::InvalidRequest,
-            "",
-            "the body must be a JSON object",
-        ));
-    }
-    serde_path_to_error::deserialize(input).map_err(|e| shape_error(&e))
 }
 
 /// Plays one move.
@@ -252,21 +68,20 @@ fn deserialize<T: serde::de::DeserializeOwned>(input: Value) -> Result<T, ApiErr
 /// on a gravity board, above an empty cell, or for a column that is missing or full;
 /// `forbidden_move` (pointer `/index`, with the `reason`) for black's forbidden cell under renju.
 pub fn play(input: Value) -> Result<PlayResponse, ApiError> {
-    let request: PlayRequest = deserialize(input)?;
-    let valid = position(
-        request.board.clone(),
-        request.player,
-        (request.rows, request.cols, request.k),
-        (request.gravity, request.rule),
-    )?;
-    let index = cell_to_play(&request, &valid)?;
-    let geometry = valid.position.geometry();
-    let played = valid.position.try_play(index).map_err(|e| play_error(&e))?;
+    let request: PlayRequest = parse_object(input)?;
+    let (position, style) = request
+        .geometry_fields()
+        .position(&request.board, request.player)?;
+    let index = cell_to_play(&request, &position)?;
+    let geometry = position.geometry();
+    let played = position
+        .try_play(index)
+        .map_err(|e| ApiError::for_play(&e, "/index", e.to_string()))?;
     Ok(PlayResponse {
         index,
         coordinate: coordinate(geometry, index),
         column: geometry.is_gravity().then(|| geometry.column_of(index)),
-        player: valid.position.to_move(),
+        player: position.to_move(),
         status: GameStatus::of(played.result.as_ref()),
         to_move: played.next.as_ref().map(|next| next.to_move()),
         legal_moves: played
@@ -274,7 +89,7 @@ pub fn play(input: Value) -> Result<PlayResponse, ApiError> {
             .as_ref()
             .map(crate::engine::Position::legal_moves)
             .unwrap_or_default(),
-        board: valid.style.render(played.cells),
+        board: style.render(played.cells),
     })
 }
 
@@ -284,22 +99,18 @@ pub fn play(input: Value) -> Result<PlayResponse, ApiError> {
 /// The same 422 problems as `POST /v1/move` for the board, except that a finished game is a
 /// status.
 pub fn status(input: Value) -> Result<StatusResponse, ApiError> {
-    let request: StatusRequest = deserialize(input)?;
+    let request: StatusRequest = parse_object(input)?;
     let counts = |cells: &[Option<Player>]| {
         (
             cells.iter().filter(|&&c| c == Some(Player::X)).count(),
             cells.iter().filter(|&&c| c == Some(Player::O)).count(),
         )
     };
-    let board = request.board.clone();
-    match position(
-        request.board,
-        request.player,
-        (request.rows, request.cols, request.k),
-        (request.gravity, request.rule),
-    ) {
-        Ok(valid) => {
-            let position = &valid.position;
+    match request
+        .geometry_fields()
+        .position(&request.board, request.player)
+    {
+        Ok((position, _)) => {
             let (x_count, o_count) = counts(position.cells());
             let forbidden = position.forbidden();
             Ok(StatusResponse {
@@ -318,7 +129,7 @@ pub fn status(input: Value) -> Result<StatusResponse, ApiError> {
         }
         Err(ApiError::Position(PositionError::GameOver(result))) => {
             // The board is legal and parsed; read it again without a side to move for the counts.
-            let (cells, _) = super::wire::parse_board(&board)?;
+            let (cells, _) = super::wire::parse_board(&request.board)?;
             let (x_count, o_count) = counts(&cells);
             Ok(StatusResponse {
                 legal: true,

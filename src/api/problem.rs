@@ -473,17 +473,25 @@ impl ApiError {
     }
 
     /// The 422 naming the move of a game (its number, and its cell or column) that makes a
-    /// list of moves not a game, at `pointer` (`/moves/3`, `/pos`): `forbidden_move` with its
-    /// reason for black's forbidden move under renju, else `invalid_move`.
+    /// list of moves not a game, at `pointer` (`/moves/3`, `/pos`): as [`ApiError::for_play`]
+    /// for a move that cannot be played, else `invalid_move`.
     pub fn for_move(error: &GameError, pointer: impl Into<String>) -> Self {
-        let pointer = pointer.into();
-        match error.kind {
-            GameErrorKind::Play(PlayError::Forbidden { foul, .. }) => Self::ForbiddenMove {
-                pointer,
-                detail: error.to_string(),
+        match &error.kind {
+            GameErrorKind::Play(play) => Self::for_play(play, pointer, error.to_string()),
+            _ => Self::invalid(ProblemCode::InvalidMove, pointer, error.to_string()),
+        }
+    }
+
+    /// The 422 for a cell that cannot be played, at `pointer` with `detail`: `forbidden_move`
+    /// with its reason for black's forbidden cell under renju, else `invalid_move`.
+    pub fn for_play(error: &PlayError, pointer: impl Into<String>, detail: String) -> Self {
+        match *error {
+            PlayError::Forbidden { foul, .. } => Self::ForbiddenMove {
+                pointer: pointer.into(),
+                detail,
                 foul,
             },
-            _ => Self::invalid(ProblemCode::InvalidMove, pointer, error.to_string()),
+            _ => Self::invalid(ProblemCode::InvalidMove, pointer, detail),
         }
     }
 

@@ -1,6 +1,6 @@
 //! Gravity games (`"gravity": true`) through the production router: floating marks refused,
 //! `index` and `column` in every answer, exact 7 × 6 answers that agree with the solver, a small
-//! board against a plain minimax written here, `/v1/play` by column and the MCP tools.
+//! board against the plain minimax of tests/common, `/v1/play` by column and the MCP tools.
 
 use std::collections::HashMap;
 
@@ -8,6 +8,7 @@ use axum::http::StatusCode;
 use serde_json::{Value, json};
 
 use crate::helpers::{TestApp, pointers};
+use crate::oracle::{Memo, Shape, move_scores, opponent, value};
 use minimax_move::engine::gravity::analyze;
 use minimax_move::engine::{Game, Geometry, Outcome, Player, Scoring, SearchLimits};
 
@@ -167,66 +168,12 @@ async fn exact_answers_on_7_by_6_match_the_solver_and_the_compatibility_route() 
     }
 }
 
-/// A plain minimax with no pruning (memoised on the whole board): the depth score of the
-/// side to move, `W - p` for a win in `p` plies, `p - W` for a loss, 0 for a draw.
-fn oracle(
-    cells: &mut Vec<u8>,
-    (rows, cols, k): (usize, usize, usize),
-    mover: u8,
-    memo: &mut HashMap<(Vec<u8>, u8), i32>,
-) -> i32 {
-    if let Some(&v) = memo.get(&(cells.clone(), mover)) {
-        return v;
-    }
-    let w = (rows * cols + 1) as i32;
-    let other = if mover == b'X' { b'O' } else { b'X' };
-    let mut best = i32::MIN;
-    for c in 0..cols {
-        let Some(r) = (0..rows).rev().find(|&r| cells[r * cols + c] == b'.') else {
-            continue;
-        };
-        let i = r * cols + c;
-        cells[i] = mover;
-        let v = if line_through(cells, rows, cols, k, i) {
-            w - 1
-        } else if !cells.contains(&b'.') {
-            0
-        } else {
-            let theirs = oracle(cells, (rows, cols, k), other, memo);
-            -(theirs - theirs.signum())
-        };
-        cells[i] = b'.';
-        best = best.max(v);
-    }
-    memo.insert((cells.clone(), mover), best);
-    best
-}
-
-fn line_through(cells: &[u8], rows: usize, cols: usize, k: usize, i: usize) -> bool {
-    let (r, c) = ((i / cols) as i64, (i % cols) as i64);
-    let mark = cells[i];
-    [(0, 1), (1, 0), (1, 1), (1, -1)].iter().any(|&(dr, dc)| {
-        let count = |sign: i64| {
-            (1..)
-                .take_while(|&s| {
-                    let (rr, cc) = (r + sign * dr * s, c + sign * dc * s);
-                    rr >= 0
-                        && cc >= 0
-                        && rr < rows as i64
-                        && cc < cols as i64
-                        && cells[(rr * cols as i64 + cc) as usize] == mark
-                })
-                .count()
-        };
-        1 + count(1) + count(-1) >= k
-    })
-}
-
 #[tokio::test]
 async fn a_small_gravity_board_matches_a_plain_minimax_move_by_move() {
     let app = TestApp::new();
     let (rows, cols, k) = (4, 4, 3);
-    let mut memo = HashMap::new();
+    let shape = Shape::gravity(rows, cols, k);
+    let mut memo = Memo::new();
     let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut checked = 0;
     for game in 0..40 {
@@ -246,11 +193,11 @@ async fn a_small_gravity_board_matches_a_plain_minimax_move_by_move() {
                 .find(|&r| cells[r * cols + c] == b'.')
                 .unwrap();
             cells[r * cols + c] = mover;
-            if line_through(&cells, rows, cols, k, r * cols + c) {
+            if shape.line_through(&cells, r * cols + c) {
                 over = true;
                 break;
             }
-            mover = if mover == b'X' { b'O' } else { b'X' };
+            mover = opponent(mover);
         }
         if over {
             continue;
@@ -259,24 +206,16 @@ async fn a_small_gravity_board_matches_a_plain_minimax_move_by_move() {
         let body = json!({"board": board, "rows": rows, "cols": cols, "k": k,
             "gravity": true, "moves": true, "player": (mover as char).to_string()});
         let answer = app.post_move(&body).await.ok_json(&board);
-        let other = if mover == b'X' { b'O' } else { b'X' };
+        let scores: HashMap<usize, i32> = move_scores(shape, &mut cells, mover, &mut memo)
+            .into_iter()
+            .collect();
         for entry in answer["moves"].as_array().unwrap() {
             let i = entry["index"].as_u64().unwrap() as usize;
             assert_eq!(entry["column"], i % cols, "{board}: {entry}");
-            cells[i] = mover;
-            let expected = if line_through(&cells, rows, cols, k, i) {
-                (rows * cols) as i32
-            } else if !cells.contains(&b'.') {
-                0
-            } else {
-                let theirs = oracle(&mut cells, (rows, cols, k), other, &mut memo);
-                -(theirs - theirs.signum())
-            };
-            cells[i] = b'.';
-            assert_eq!(entry["score"], expected, "{board}: {entry}");
+            assert_eq!(entry["score"], scores[&i], "{board}: {entry}");
             assert_eq!(entry["exact"], true, "{board}: {entry}");
         }
-        let best = oracle(&mut cells, (rows, cols, k), mover, &mut memo);
+        let best = value(shape, &mut cells, mover, &mut memo);
         assert_eq!(answer["score"], best, "{board}: {answer}");
         checked += 1;
     }

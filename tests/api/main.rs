@@ -11,6 +11,10 @@ mod mcp;
 mod moves;
 mod openapi;
 mod operations;
+// Shared with the engine tests, which use all of it; these use the gravity part.
+#[allow(dead_code)]
+#[path = "../common/oracle.rs"]
+mod oracle;
 mod page;
 mod pbrain;
 mod process;

@@ -1,11 +1,12 @@
-//! The gravity solver (Connect Four and its cousins) against independent oracles: a plain
-//! memoised minimax written here, on every position of small boards and on random positions
+//! The gravity solver (Connect Four and its cousins) against independent oracles: the plain
+//! memoised minimax of tests/common, on every position of small boards and on random positions
 //! of larger ones; the published values of Connect Four by board size; and, on 7 × 6, the
 //! MIT-licensed `connect-four-ai` crate (a separate implementation of Pons' solver).
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
+use crate::oracle::{EMPTY, Memo, Shape, move_scores, value};
 use minimax_move::engine::gravity::{
     Book, BookBuilder, analyze, build_book, column_scores, pons_score, solve,
 };
@@ -60,7 +61,7 @@ impl Random {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The oracle: plain negamax over a vector of cells, no pruning, memoised on the cells.
+// The oracle: the plain minimax of tests/common, over the cells of a board dropped into.
 
 /// A board for the oracle: cells row-major from the top, as the engine takes them.
 #[derive(Clone)]
@@ -112,36 +113,30 @@ impl Plain {
         self.to_move = self.to_move.opponent();
     }
 
-    fn line_through(&self, cell: usize) -> bool {
-        let player = self.cells[cell];
-        let (r, c) = ((cell / self.cols) as i64, (cell % self.cols) as i64);
-        let at = |r: i64, c: i64| {
-            r >= 0
-                && c >= 0
-                && r < self.rows as i64
-                && c < self.cols as i64
-                && self.cells[(r * self.cols as i64 + c) as usize] == player
-        };
-        [(0, 1), (1, 0), (1, 1), (1, -1)].iter().any(|&(dr, dc)| {
-            let mut count = 1;
-            for sign in [1, -1] {
-                let mut step = 1;
-                while at(r + sign * dr * step, c + sign * dc * step) {
-                    count += 1;
-                    step += 1;
-                }
-            }
-            count >= self.k
-        })
+    fn shape(&self) -> Shape {
+        Shape::gravity(self.rows, self.cols, self.k)
     }
 
+    fn line_through(&self, cell: usize) -> bool {
+        self.shape().line_through(&self.code(), cell)
+    }
+
+    /// The side to move's mark on the oracle's boards.
+    const fn mark(&self) -> u8 {
+        match self.to_move {
+            Player::X => b'X',
+            Player::O => b'O',
+        }
+    }
+
+    /// The cells as the oracle reads them, one byte a cell.
     fn code(&self) -> Vec<u8> {
         self.cells
             .iter()
             .map(|c| match c {
-                None => 0,
-                Some(Player::X) => 1,
-                Some(Player::O) => 2,
+                None => EMPTY,
+                Some(Player::X) => b'X',
+                Some(Player::O) => b'O',
             })
             .collect()
     }
@@ -157,41 +152,17 @@ impl Plain {
 }
 
 /// The depth score of every legal column (`W - plies` for a win, `plies - W` for a loss, 0 for
-/// a draw, `W = cells + 1`), by plain negamax, memoised on the cells.
-fn oracle_columns(board: &mut Plain, memo: &mut HashMap<Vec<u8>, i32>) -> Vec<(usize, i32)> {
-    let w = (board.rows * board.cols) as i32 + 1;
-    let free: Vec<usize> = (0..board.cols)
-        .filter(|&c| board.landing(c).is_some())
-        .collect();
-    free.into_iter()
-        .map(|c| {
-            let score = if board.drop(c) {
-                w - 1
-            } else if board.stones == board.rows * board.cols {
-                0
-            } else {
-                // The opponent's best, one ply further away.
-                let theirs = oracle_value(board, memo);
-                -theirs + theirs.signum()
-            };
-            board.undo(c);
-            (c, score)
-        })
+/// a draw, `W = cells + 1`), by the plain minimax of tests/common.
+fn oracle_columns(board: &Plain, memo: &mut Memo) -> Vec<(usize, i32)> {
+    move_scores(board.shape(), &mut board.code(), board.mark(), memo)
+        .into_iter()
+        .map(|(cell, score)| (cell % board.cols, score))
         .collect()
 }
 
-fn oracle_value(board: &mut Plain, memo: &mut HashMap<Vec<u8>, i32>) -> i32 {
-    let code = board.code();
-    if let Some(&v) = memo.get(&code) {
-        return v;
-    }
-    let v = oracle_columns(board, memo)
-        .into_iter()
-        .map(|(_, s)| s)
-        .max()
-        .expect("a position in play has a move");
-    memo.insert(code, v);
-    v
+/// The depth score of the best column, by the same oracle.
+fn oracle_value(board: &Plain, memo: &mut Memo) -> i32 {
+    value(board.shape(), &mut board.code(), board.mark(), memo)
 }
 
 /// The depth score of a value found under depth scoring.
@@ -230,7 +201,7 @@ fn every_position(rows: usize, cols: usize, k: usize) -> Vec<Plain> {
 }
 
 /// Checks every column of `board`'s analysis against the oracle, and the position's value.
-fn check_against_oracle(board: &mut Plain, memo: &mut HashMap<Vec<u8>, i32>) {
+fn check_against_oracle(board: &mut Plain, memo: &mut Memo) {
     let cells = board.rows * board.cols;
     let expected = oracle_columns(board, memo);
     let position = board.position();
@@ -291,7 +262,7 @@ fn slow_every_5x4_position_matches_a_plain_minimax() {
         if i % 13 == 0 {
             check_against_oracle(&mut board, &mut memo);
         } else {
-            let expected = oracle_value(&mut board, &mut memo);
+            let expected = oracle_value(&board, &mut memo);
             let got = depth_score(solve(&board.position(), &unlimited()).value);
             assert_eq!(got, expected, "{rows} x {cols}: {:?}", board.code());
         }

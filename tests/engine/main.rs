@@ -9,6 +9,8 @@ mod golden;
 mod gomoku;
 mod gravity;
 mod mnk;
+#[path = "../common/oracle.rs"]
+mod oracle;
 mod oracle_3x3;
 mod properties;
 mod renju;

@@ -9,6 +9,8 @@ use minimax_move::engine::{
 };
 use proptest::prelude::*;
 
+use crate::oracle::{EMPTY, Memo, Shape, move_scores};
+
 fn geometry(rows: u64, cols: u64, k: u64) -> Geometry {
     Geometry::new(rows, cols, k).expect("valid geometry")
 }
@@ -120,42 +122,37 @@ fn symmetric_moves_get_equal_scores_on_the_empty_board() {
 // ---------------------------------------------------------------------------------------------
 // A plain minimax oracle: no pruning, no table, no symmetry.
 
-fn has_line(lines: &[Vec<usize>], cells: &[Option<Player>], player: Player) -> bool {
-    lines
-        .iter()
-        .any(|line| line.iter().all(|&i| cells[i] == Some(player)))
+/// The cells as the oracle of tests/common reads them, one byte a cell.
+fn bytes(cells: &[Option<Player>]) -> Vec<u8> {
+    cells.iter().map(|&c| mark(c)).collect()
 }
 
-/// Depth score of each empty cell for `mover`: `W - p` for a win in `p` plies (the move
-/// included), `p - W` for a loss, 0 for a draw.
-fn oracle_moves(
-    lines: &[Vec<usize>],
-    w: i32,
-    cells: &mut Vec<Option<Player>>,
-    mover: Player,
-    ply: i32,
-) -> Vec<(usize, i32)> {
-    let mut out = Vec::new();
-    for i in 0..cells.len() {
-        if cells[i].is_some() {
-            continue;
-        }
-        cells[i] = Some(mover);
-        let value = if has_line(lines, cells, mover) {
-            w - (ply + 1)
-        } else if cells.iter().all(Option::is_some) {
-            0
-        } else {
-            -oracle_moves(lines, w, cells, mover.opponent(), ply + 1)
-                .into_iter()
-                .map(|(_, v)| v)
-                .max()
-                .expect("a move")
-        };
-        cells[i] = None;
-        out.push((i, value));
+const fn mark(player: Option<Player>) -> u8 {
+    match player {
+        Some(Player::X) => b'X',
+        Some(Player::O) => b'O',
+        None => EMPTY,
     }
-    out
+}
+
+fn shape(g: Geometry) -> Shape {
+    Shape::free(g.rows(), g.cols(), g.k())
+}
+
+/// Whether `player` has a line of `g`'s `k` on `cells`, by the rule checker of tests/common.
+fn has_line(g: Geometry, cells: &[Option<Player>], player: Player) -> bool {
+    shape(g).has_line(&bytes(cells), mark(Some(player)))
+}
+
+/// Depth score of each empty cell for `mover` (`W - p` for a win in `p` plies, the move
+/// included, `p - W` for a loss, 0 for a draw), by the plain minimax of tests/common.
+fn oracle_moves(g: Geometry, cells: &[Option<Player>], mover: Player) -> Vec<(usize, i32)> {
+    move_scores(
+        shape(g),
+        &mut bytes(cells),
+        mark(Some(mover)),
+        &mut Memo::new(),
+    )
 }
 
 fn exact_score(analysis: &Analysis, index: usize) -> i32 {
@@ -183,14 +180,13 @@ const SMALL: [((u64, u64, u64), usize); 6] = [
 /// A random legal, unfinished position: `picks` choose cells among the empty ones, X and O
 /// alternate (X first), and no move that would end the game is made.
 fn random_position(g: Geometry, stones: usize, picks: &[usize]) -> Option<Position> {
-    let lines = g.lines();
     let mut cells = vec![None; g.cells()];
     let mut player = Player::X;
     for &pick in picks.iter().take(stones) {
         let empty: Vec<usize> = (0..cells.len()).filter(|&i| cells[i].is_none()).collect();
         let cell = empty[pick % empty.len()];
         cells[cell] = Some(player);
-        if has_line(&lines, &cells, player) {
+        if has_line(g, &cells, player) {
             cells[cell] = None;
             break;
         }
@@ -215,8 +211,7 @@ proptest! {
     #[test]
     fn best_move_agrees_with_plain_minimax(position in small_position()) {
         let g = position.geometry();
-        let mut cells = position.cells().to_vec();
-        let oracle = oracle_moves(&g.lines(), g.max_score(), &mut cells, position.to_move(), 0);
+        let oracle = oracle_moves(g, position.cells(), position.to_move());
         let best_value = oracle.iter().map(|&(_, v)| v).max().unwrap();
         let best_index = oracle.iter().find(|&&(_, v)| v == best_value).unwrap().0;
 
@@ -236,8 +231,7 @@ proptest! {
     #[test]
     fn every_move_agrees_with_plain_minimax_when_all_are_asked(position in small_position()) {
         let g = position.geometry();
-        let mut cells = position.cells().to_vec();
-        let oracle = oracle_moves(&g.lines(), g.max_score(), &mut cells, position.to_move(), 0);
+        let oracle = oracle_moves(g, position.cells(), position.to_move());
 
         let analysis = solve(&position, true);
         prop_assert!(analysis.is_exact());
@@ -263,8 +257,7 @@ proptest! {
         all_moves in any::<bool>(),
     ) {
         let g = position.geometry();
-        let mut cells = position.cells().to_vec();
-        let oracle = oracle_moves(&g.lines(), g.max_score(), &mut cells, position.to_move(), 0);
+        let oracle = oracle_moves(g, position.cells(), position.to_move());
         let limits = SearchLimits { max_depth: Some(max_depth), deadline: None, max_work: None, all_moves, ..SearchLimits::default() };
         let analysis = analyze(&position, Scoring::Depth, &limits);
         prop_assert!(analysis.depth.unwrap() <= max_depth);
@@ -283,59 +276,6 @@ proptest! {
             prop_assert_eq!(exact_score(&analysis, analysis.best_move().index), best_value);
         }
     }
-}
-
-/// Like [`oracle_moves`] but memoised on the position, so boards with a dozen empty cells stay
-/// affordable: the depth score of each empty cell for `mover`.
-fn memo_oracle_moves(
-    lines: &[Vec<usize>],
-    w: i32,
-    cells: &mut Vec<Option<Player>>,
-    mover: Player,
-    memo: &mut std::collections::HashMap<Vec<Option<Player>>, i32>,
-) -> Vec<(usize, i32)> {
-    let mut out = Vec::new();
-    for i in 0..cells.len() {
-        if cells[i].is_some() {
-            continue;
-        }
-        cells[i] = Some(mover);
-        let value = if has_line(lines, cells, mover) {
-            w - 1
-        } else if cells.iter().all(Option::is_some) {
-            0
-        } else {
-            // The opponent's best from the child, one ply further from the end.
-            let child = memo_value(lines, w, cells, mover.opponent(), memo);
-            match child.signum() {
-                1 => -(child - 1),
-                -1 => -child - 1,
-                _ => 0,
-            }
-        };
-        cells[i] = None;
-        out.push((i, value));
-    }
-    out
-}
-
-fn memo_value(
-    lines: &[Vec<usize>],
-    w: i32,
-    cells: &mut Vec<Option<Player>>,
-    mover: Player,
-    memo: &mut std::collections::HashMap<Vec<Option<Player>>, i32>,
-) -> i32 {
-    if let Some(&v) = memo.get(cells.as_slice()) {
-        return v;
-    }
-    let v = memo_oracle_moves(lines, w, cells, mover, memo)
-        .into_iter()
-        .map(|(_, v)| v)
-        .max()
-        .expect("a move");
-    memo.insert(cells.clone(), v);
-    v
 }
 
 /// Midgame positions of the four-in-a-row boards, where pairing strategies settle most of the
@@ -362,15 +302,7 @@ fn four_in_a_row_midgames_agree_with_the_oracle() {
             let Some(position) = random_position(g, stones, &picks) else {
                 continue;
             };
-            let mut cells = position.cells().to_vec();
-            let mut memo = std::collections::HashMap::new();
-            let oracle = memo_oracle_moves(
-                &g.lines(),
-                g.max_score(),
-                &mut cells,
-                position.to_move(),
-                &mut memo,
-            );
+            let oracle = oracle_moves(g, position.cells(), position.to_move());
             let best_value = oracle.iter().map(|&(_, v)| v).max().unwrap();
             let best_index = oracle.iter().find(|&&(_, v)| v == best_value).unwrap().0;
 
@@ -661,8 +593,7 @@ fn a_lost_position_gives_every_move_its_exact_loss() {
     let cells = Position::parse_compact("OO.X.O......X..X").unwrap();
     let g = geometry(4, 4, 3);
     let position = Position::new(g, cells, None).unwrap();
-    let mut board = position.cells().to_vec();
-    let oracle = oracle_moves(&g.lines(), g.max_score(), &mut board, Player::X, 0);
+    let oracle = oracle_moves(g, position.cells(), Player::X);
     let analysis = solve(&position, false);
     assert!(analysis.is_exact());
     for &(index, value) in &oracle {
@@ -706,7 +637,6 @@ fn check_pv(position: &Position, analysis: &Analysis) -> bool {
         Some(&best.index),
         "pv starts with the best move"
     );
-    let lines = position.geometry().lines();
     let mut cells = position.cells().to_vec();
     let mut player = position.to_move();
     let mut winner = None;
@@ -720,7 +650,7 @@ fn check_pv(position: &Position, analysis: &Analysis) -> bool {
             "pv move {i} ({cell}) of {pv:?} is not an empty cell in {position}"
         );
         cells[cell] = Some(player);
-        if has_line(&lines, &cells, player) {
+        if has_line(position.geometry(), &cells, player) {
             winner = Some(player);
         }
         player = player.opponent();

@@ -16,6 +16,8 @@ use minimax_move::engine::{
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::oracle::{Shape, Win};
+
 fn geometry(rows: usize, cols: usize, rule: Rule) -> Geometry {
     Geometry::new(rows as u64, cols as u64, 5)
         .unwrap()
@@ -23,10 +25,9 @@ fn geometry(rows: usize, cols: usize, rule: Rule) -> Geometry {
         .unwrap()
 }
 
-/// Whether the stone `player` just put on `cell` wins under `rule`: the maximal run of its
-/// stones through `cell` in some direction is a winning one. Freestyle: five or more. Standard:
-/// exactly five. Renju: exactly five for black (X), five or more for white. Caro: five or more,
-/// except exactly five with opponent stones right beyond both ends (the edge does not block).
+/// Whether the stone `player` just put on `cell` wins under `rule`, by the rule checker of
+/// tests/common: freestyle five or more, standard exactly five, renju exactly five for black (X)
+/// and five or more for white, caro five or more except exactly five blocked at both ends.
 fn wins(
     rows: usize,
     cols: usize,
@@ -35,38 +36,8 @@ fn wins(
     player: Player,
     rule: Rule,
 ) -> bool {
-    let at = |r: isize, c: isize| {
-        (r >= 0 && c >= 0 && r < rows as isize && c < cols as isize)
-            .then(|| cells[r as usize * cols + c as usize])
-    };
-    let (r0, c0) = ((cell / cols) as isize, (cell % cols) as isize);
-    [(0, 1), (1, 0), (1, 1), (1, -1)]
-        .into_iter()
-        .any(|(dr, dc)| {
-            let mut length = 1;
-            let mut blocked = 0;
-            for sign in [1, -1] {
-                let mut step = 1;
-                loop {
-                    match at(r0 + sign * dr * step, c0 + sign * dc * step) {
-                        Some(Some(p)) if p == player => length += 1,
-                        Some(Some(_)) => {
-                            blocked += 1;
-                            break;
-                        }
-                        _ => break,
-                    }
-                    step += 1;
-                }
-            }
-            match rule {
-                Rule::Freestyle => length >= 5,
-                Rule::Standard => length == 5,
-                Rule::Renju if player == Player::X => length == 5,
-                Rule::Renju => length >= 5,
-                Rule::Caro => length > 5 || length == 5 && blocked < 2,
-            }
-        })
+    let mark = (Some(player), Some(player.opponent()));
+    Shape::free(rows, cols, 5).wins(cells, cell, mark, Win::of(rule, player))
 }
 
 /// A game value from the mover's view: the outcome and, for a win or a loss, its plies.

@@ -14,6 +14,8 @@ use minimax_move::engine::{
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 
+use crate::oracle::{Shape, Win};
+
 /// The board the oracle plays on.
 #[derive(Clone)]
 pub(crate) struct Board {
@@ -26,39 +28,14 @@ pub(crate) struct Board {
 }
 
 impl Board {
-    fn at(&self, r: isize, c: isize) -> Option<Option<Player>> {
-        (r >= 0 && c >= 0 && r < self.rows as isize && c < self.cols as isize)
-            .then(|| self.cells[r as usize * self.cols + c as usize])
-    }
-
     /// Whether `p` putting a stone on the empty `cell` makes a line that wins by the rule's
-    /// definition: `k` or more in a row; under standard (both) and renju (black, X) exactly `k`;
-    /// under caro not exactly `k` with an opponent stone just beyond each end (the edge does not
-    /// block).
+    /// definition, by the rule checker of tests/common: `k` or more in a row; under standard
+    /// (both) and renju (black, X) exactly `k`; under caro not exactly `k` with an opponent stone
+    /// just beyond each end (the edge does not block).
     pub(crate) fn wins(&self, cell: usize, p: Player) -> bool {
-        let (r0, c0) = ((cell / self.cols) as isize, (cell % self.cols) as isize);
-        [(0, 1), (1, 0), (1, 1), (1, -1)].iter().any(|&(dr, dc)| {
-            let mut ends = [None, None];
-            let mut length = 1;
-            for (side, sign) in [(0, 1), (1, -1)] {
-                let mut step = 1;
-                loop {
-                    let cell = self.at(r0 + sign * dr * step, c0 + sign * dc * step);
-                    if cell == Some(Some(p)) {
-                        length += 1;
-                        step += 1;
-                    } else {
-                        ends[side] = cell.flatten();
-                        break;
-                    }
-                }
-            }
-            let exact = self.rule == Rule::Standard || (self.rule == Rule::Renju && p == Player::X);
-            let caro_blocked = self.rule == Rule::Caro
-                && length == self.k
-                && ends.iter().all(|&e| e == Some(p.opponent()));
-            length >= self.k && !(exact && length > self.k) && !caro_blocked
-        })
+        let shape = Shape::free(self.rows, self.cols, self.k);
+        let mark = (Some(p), Some(p.opponent()));
+        shape.wins(&self.cells, cell, mark, Win::of(self.rule, p))
     }
 
     fn playable(&self, cell: usize) -> bool {

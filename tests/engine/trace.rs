@@ -8,6 +8,8 @@ use minimax_move::engine::trace::{
 };
 use minimax_move::engine::{Geometry, Player, Position, Scoring};
 
+use crate::oracle::{Shape, Win};
+
 /// A small deterministic generator (xorshift64*), so that a failure replays.
 struct Rng(u64);
 
@@ -37,27 +39,10 @@ struct Board {
 }
 
 impl Board {
-    /// Whether `side` has k in a row through `cell`.
+    /// Whether `side` has k in a row through `cell`, by the rule checker of tests/common.
     fn wins_through(&self, cell: usize, side: u8) -> bool {
-        let (r, c) = ((cell / self.cols) as isize, (cell % self.cols) as isize);
-        [(0, 1), (1, 0), (1, 1), (1, -1)].iter().any(|&(dr, dc)| {
-            let run = |sign: isize| {
-                let mut n = 0;
-                let (mut rr, mut cc) = (r + sign * dr, c + sign * dc);
-                while rr >= 0
-                    && cc >= 0
-                    && rr < self.rows as isize
-                    && cc < self.cols as isize
-                    && self.cells[(rr as usize) * self.cols + cc as usize] == side
-                {
-                    n += 1;
-                    rr += sign * dr;
-                    cc += sign * dc;
-                }
-                n
-            };
-            1 + run(1) + run(-1) >= self.k
-        })
+        let shape = Shape::free(self.rows, self.cols, self.k);
+        shape.wins(&self.cells, cell, (side, 3 - side), Win::AtLeast)
     }
 
     fn moves(&self) -> Vec<usize> {

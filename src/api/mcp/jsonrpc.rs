@@ -48,7 +48,7 @@ pub(super) fn repeated_key_answer(message: &[u8], id: &Value) -> Option<Value> {
             metrics::counter!("mcp_tool_calls_total", "tool" => tool.name, "outcome" => "invalid")
                 .increment(1);
             let error = crate::api::wire::repeated_field(field.to_owned(), &key);
-            let result = super::server::tool_result(tool.name, &Value::Null, Err(error));
+            let result = super::server::tool_result(&Value::Null, Err(error));
             Some(json!({"jsonrpc": "2.0", "id": id, "result": result}))
         }
         _ => Some(rpc_error(

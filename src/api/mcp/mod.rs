@@ -22,6 +22,6 @@ pub use http::service;
 pub use openai::{OpenAiApi, openai_tools};
 pub use server::{McpServer, tool_result};
 pub use stdio::{LineTransport, serve_stdio};
-pub use tools::tools;
+pub use tools::{ToolAnswer, tools};
 
 pub(crate) use openai::router;

@@ -1,14 +1,14 @@
 //! `GET /v1/tools.json`: the tools as OpenAI function definitions in strict mode, in the shape of
 //! the Chat Completions API (the default, `?api=chat`) or of the Responses API (`?api=responses`).
 
-use axum::extract::RawQuery;
 use axum::routing::get;
 use axum::{Json, Router};
+use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::tools::tools;
-use crate::api::problem::ProblemCode;
-use crate::api::{ApiError, AppState};
+use crate::api::AppState;
+use crate::api::extract::StrictQuery;
 
 /// The keywords OpenAI's strict mode documents; every other one is left out.
 const STRICT_KEYWORDS: [&str; 14] = [
@@ -161,38 +161,32 @@ fn nullable(schema: &mut Map<String, Value>) {
     }
 }
 
-/// Reads `?api=chat` (the default) or `?api=responses`; anything else is a 422.
-fn requested_api(query: Option<&str>) -> Result<OpenAiApi, ApiError> {
-    let mut api = OpenAiApi::ChatCompletions;
-    for (name, value) in form_urlencoded::parse(query.unwrap_or_default().as_bytes()) {
-        api = match (name.as_ref(), value.as_ref()) {
-            ("api", "chat" | "chat_completions") => OpenAiApi::ChatCompletions,
-            ("api", "responses") => OpenAiApi::Responses,
-            ("api", other) => {
-                return Err(ApiError::invalid(
-                    ProblemCode::InvalidRequest,
-                    "/api",
-                    format!("query parameter `api`: expected `chat` or `responses`, got `{other}`"),
-                ));
-            }
-            (other, _) => {
-                return Err(ApiError::invalid(
-                    ProblemCode::UnknownField,
-                    format!("/{other}"),
-                    format!("unknown query parameter `{other}`, expected `api`"),
-                ));
-            }
-        };
-    }
-    Ok(api)
+/// The query of `GET /v1/tools.json`: `?api=chat` (the default) or `?api=responses`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ToolsQuery {
+    #[serde(default)]
+    api: Option<ApiName>,
+}
+
+/// The names `api` takes.
+#[derive(Clone, Copy, Debug, Deserialize)]
+#[serde(rename_all = "snake_case")]
+enum ApiName {
+    #[serde(alias = "chat_completions")]
+    Chat,
+    Responses,
 }
 
 /// `GET /v1/tools.json`.
 pub(crate) fn router() -> Router<AppState> {
     Router::new().route(
         "/v1/tools.json",
-        get(|RawQuery(query): RawQuery| async move {
-            requested_api(query.as_deref()).map(|api| Json(openai_tools(api)))
+        get(|StrictQuery(query): StrictQuery<ToolsQuery>| async move {
+            Json(openai_tools(match query.api {
+                None | Some(ApiName::Chat) => OpenAiApi::ChatCompletions,
+                Some(ApiName::Responses) => OpenAiApi::Responses,
+            }))
         }),
     )
 }

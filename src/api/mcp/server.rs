@@ -9,7 +9,7 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 
 use super::text::{answer_text, error_text};
-use super::tools::{TOOLS, run, tools};
+use super::tools::{TOOLS, ToolAnswer, run, tools};
 use crate::api::{ApiError, AppState};
 
 /// The MCP server: one per request over HTTP (stateless), one per process over stdio.
@@ -34,15 +34,12 @@ impl McpServer {
 /// a problem document is no answer, so it is not offered where the output schema would be
 /// checked.
 #[must_use]
-pub fn tool_result(
-    tool: &str,
-    arguments: &Value,
-    outcome: Result<Value, ApiError>,
-) -> CallToolResult {
-    match outcome {
-        Ok(answer) => {
-            let text = answer_text(tool, arguments, &answer);
-            let mut result = CallToolResult::structured(answer);
+pub fn tool_result(arguments: &Value, outcome: Result<ToolAnswer, ApiError>) -> CallToolResult {
+    let answer =
+        outcome.and_then(|answer| Ok((answer_text(arguments, &answer), answer.to_json()?)));
+    match answer {
+        Ok((text, json)) => {
+            let mut result = CallToolResult::structured(json);
             result.content = vec![ContentBlock::text(text)];
             result
         }
@@ -104,6 +101,6 @@ impl ServerHandler for McpServer {
         };
         metrics::counter!("mcp_tool_calls_total", "tool" => tool.name, "outcome" => label)
             .increment(1);
-        Ok(tool_result(tool.name, &arguments, outcome).into())
+        Ok(tool_result(&arguments, outcome).into())
     }
 }

@@ -7,66 +7,52 @@
 
 use serde_json::Value;
 
+use super::tools::ToolAnswer;
 use crate::api::problem::Problem;
-use crate::engine::{Geometry, Player, Rule, cell_name, line_name, rounded};
+use crate::api::wire::{
+    ForbiddenCell, GameState, GameStatus, MoveEntry, MoveResponse, ReviewResponse,
+};
+use crate::engine::{
+    Geometry, Outcome, OutcomeOrUnknown, Player, Rule, Value as MoveValue, cell_name, line_name,
+    rounded,
+};
 
 /// The text of a tool's answer. `arguments` are the call's (for the board's shape, and for
-/// `game_status` the board), `answer` the JSON the tool returns.
-pub(super) fn answer_text(tool: &str, arguments: &Value, answer: &Value) -> String {
+/// `game_status` the board).
+pub(super) fn answer_text(arguments: &Value, answer: &ToolAnswer) -> String {
     let board = Shape::of(arguments);
-    match tool {
-        "suggest_move" => {
-            let mut text = format!(
-                "{}\n{}\n",
-                answer["explanation"].as_str().unwrap_or_default(),
-                board.chosen_move(answer)
-            );
-            if let Some(moves) = answer["moves"].as_array() {
-                text.push_str(&board.move_table("Moves", moves));
-                text.push('\n');
-            }
-            if let Some(top) = answer["top"].as_array().filter(|top| !top.is_empty()) {
-                text.push_str(&board.move_table("Best moves, best first", top));
-                text.push('\n');
-            }
-            text + &format!(
-                "{}\nBoard after the move:\n{}",
-                board.status(&answer["status"]),
-                board.grid(&answer["board"])
-            )
-        }
-        "apply_move" => format!(
+    match answer {
+        ToolAnswer::Move(answer) => board.move_text(answer),
+        ToolAnswer::Play(answer) => format!(
             "{} played {}. {}{}\nBoard after the move:\n{}",
-            answer["player"].as_str().unwrap_or("?"),
-            board.played(&answer["index"]),
-            board.status(&answer["status"]),
-            answer["to_move"]
-                .as_str()
-                .map(|p| format!(" {p} moves next."))
+            answer.player.as_str(),
+            board.played(answer.index),
+            board.status(&answer.status),
+            answer
+                .to_move
+                .map(|p| format!(" {} moves next.", p.as_str()))
                 .unwrap_or_default(),
-            board.grid(&answer["board"])
+            board.grid(answer.board.cells())
         ),
-        "review_game" => board.review_text(answer),
-        "explain_move" => answer["explanation"]
-            .as_str()
-            .unwrap_or_default()
-            .to_owned(),
-        _ => {
-            let turn = answer["to_move"]
-                .as_str()
+        ToolAnswer::Review(answer) => board.review_text(answer),
+        ToolAnswer::Trace(answer) => answer.explanation.clone(),
+        ToolAnswer::Status(answer) => {
+            let turn = answer
+                .to_move
                 .map(|p| {
                     format!(
-                        " {p} to move; legal moves {}.",
-                        board.names(&answer["legal_moves"])
+                        " {} to move; legal moves {}.",
+                        p.as_str(),
+                        board.names(&answer.legal_moves)
                     )
                 })
                 .unwrap_or_default();
-            let turn = turn + &board.forbidden(&answer["forbidden_detail"]);
+            let turn = turn + &board.forbidden(&answer.forbidden_detail);
             let position = arguments.get("board").unwrap_or(&Value::Null);
             format!(
                 "Legal position. {}{turn}\nBoard:\n{}",
-                board.status(&answer["status"]),
-                board.grid(position)
+                board.status(&answer.status),
+                board.grid(&marks(position))
             )
         }
     }
@@ -87,22 +73,36 @@ pub(super) fn error_text(problem: &Problem) -> String {
 }
 
 /// A number for people: integers as they are, estimates to two decimals ([`rounded`]).
-fn number(value: &Value) -> String {
-    match value.as_f64() {
-        Some(v) if value.is_f64() && v.fract() != 0.0 => rounded(v),
-        Some(v) if value.is_f64() => format!("{v:.0}"),
-        _ => value.to_string(),
+fn number(value: f64) -> String {
+    if value.fract() == 0.0 {
+        format!("{value:.0}")
+    } else {
+        rounded(value)
+    }
+}
+
+/// A score: a proven one as the integer it is, an estimate as [`number`] writes it.
+fn score(value: MoveValue) -> String {
+    match value {
+        MoveValue::Proven { score, .. } => score.to_string(),
+        MoveValue::Estimate(estimate) => number(estimate),
     }
 }
 
 /// "win in 3 plies", "draw in 9 plies", "unknown (an estimate: the search was cut short)".
-fn outcome(entry: &Value) -> String {
-    let outcome = entry["outcome"].as_str().unwrap_or("unknown");
-    match entry["plies"].as_u64() {
+fn outcome(outcome: OutcomeOrUnknown, plies: Option<u32>) -> String {
+    let outcome = outcome.0.map_or("unknown", Outcome::as_str);
+    match plies {
         Some(1) => format!("{outcome} in 1 ply"),
         Some(plies) => format!("{outcome} in {plies} plies"),
         None => format!("{outcome} (an estimate: the search was cut short)"),
     }
+}
+
+/// Cells as a JSON array writes them: `[0,1,2]`.
+fn list(cells: &[usize]) -> String {
+    let cells: Vec<String> = cells.iter().map(usize::to_string).collect();
+    format!("[{}]", cells.join(","))
 }
 
 /// The marks of a board as the request or the answer wrote it (a string or an array).
@@ -154,15 +154,16 @@ impl Shape {
     }
 
     /// The cell `index` as the game names it: `4`, `h8`, `column 4`.
-    fn name(&self, index: &Value) -> String {
-        match index.as_u64().and_then(|i| usize::try_from(i).ok()) {
-            Some(i) if i < self.geometry.cells() => cell_name(self.geometry, i),
-            _ => index.to_string(),
+    fn name(&self, index: usize) -> String {
+        if index < self.geometry.cells() {
+            cell_name(self.geometry, index)
+        } else {
+            index.to_string()
         }
     }
 
     /// The move played, for "X played …": "cell 4", "h8", "in column 4".
-    fn played(&self, index: &Value) -> String {
+    fn played(&self, index: usize) -> String {
         let name = self.name(index);
         if self.geometry.is_gravity() {
             format!("in {name}")
@@ -173,14 +174,13 @@ impl Shape {
         }
     }
 
-    /// A list of cells: `[0, 1, 2]` on small boards, `h8, i9` on gomoku boards, `columns 1, 2, 4`
+    /// A list of cells: `[0,1,2]` on small boards, `h8, i9` on gomoku boards, `columns 1, 2, 4`
     /// on gravity boards.
-    fn names(&self, cells: &Value) -> String {
-        let cells = cells.as_array().map_or(&[][..], Vec::as_slice);
+    fn names(&self, cells: &[usize]) -> String {
         if self.by_index() {
-            return Value::Array(cells.to_vec()).to_string();
+            return list(cells);
         }
-        let names: Vec<String> = cells.iter().map(|c| self.name(c)).collect();
+        let names: Vec<String> = cells.iter().map(|&c| self.name(c)).collect();
         if !self.geometry.is_gravity() {
             return names.join(", ");
         }
@@ -196,18 +196,37 @@ impl Shape {
         format!("{word} {}", columns.join(", "))
     }
 
+    /// The text of a move suggestion: its explanation, the move, the tables asked for, the
+    /// game's state and the board after the move.
+    fn move_text(&self, answer: &MoveResponse) -> String {
+        let mut text = format!("{}\n{}\n", answer.explanation, self.chosen_move(answer));
+        if let Some(moves) = &answer.moves {
+            text.push_str(&self.move_table("Moves", moves));
+            text.push('\n');
+        }
+        if let Some(top) = answer.top.as_ref().filter(|top| !top.is_empty()) {
+            text.push_str(&self.move_table("Best moves, best first", top));
+            text.push('\n');
+        }
+        text + &format!(
+            "{}\nBoard after the move:\n{}",
+            self.status(&answer.status),
+            self.grid(answer.board.cells())
+        )
+    }
+
     /// The text of a game review: its sentence, then one line a move.
-    fn review_text(&self, answer: &Value) -> String {
-        let mut text = answer["sentence"].as_str().unwrap_or_default().to_owned();
-        for m in answer["moves"].as_array().map_or(&[][..], Vec::as_slice) {
+    fn review_text(&self, answer: &ReviewResponse) -> String {
+        let mut text = answer.sentence.clone();
+        for m in &answer.moves {
             text.push_str(&format!(
                 "\n{}. {} {}: {} (best {}, cost {})",
-                m["number"],
-                m["player"].as_str().unwrap_or("?"),
-                self.name(&m["cell"]),
-                m["label"].as_str().unwrap_or("?"),
-                self.names(&m["best"]),
-                number(&m["cost"])
+                m.number,
+                m.player.as_str(),
+                self.name(m.cell),
+                m.label.as_str(),
+                self.names(&m.best),
+                number(m.cost)
             ));
         }
         text
@@ -215,14 +234,12 @@ impl Shape {
 
     /// The cells forbidden to the side to move, with why: " Forbidden to black under renju: h13
     /// (double three)." Empty when there are none.
-    fn forbidden(&self, detail: &Value) -> String {
+    fn forbidden(&self, detail: &[ForbiddenCell]) -> String {
         let cells: Vec<String> = detail
-            .as_array()
-            .map_or(&[][..], Vec::as_slice)
             .iter()
             .map(|f| {
-                let reason = f["reason"].as_str().unwrap_or("?").replace('_', " ");
-                format!("{} ({reason})", self.name(&f["index"]))
+                let reason = f.reason.as_str().replace('_', " ");
+                format!("{} ({reason})", self.name(f.index))
             })
             .collect();
         if cells.is_empty() {
@@ -233,27 +250,28 @@ impl Shape {
     }
 
     /// The chosen move with its score and outcome.
-    fn chosen_move(&self, answer: &Value) -> String {
+    fn chosen_move(&self, answer: &MoveResponse) -> String {
         format!(
             "{} plays {}: score {}, outcome {}.",
-            answer["player"].as_str().unwrap_or("?"),
-            self.name(&answer["index"]),
-            number(&answer["score"]),
-            outcome(answer)
+            answer.player.as_str(),
+            self.name(answer.index),
+            score(answer.score),
+            outcome(answer.outcome, answer.plies)
         )
     }
 
     /// A table of moves on one line, `title (key: score, outcome): move: score, outcome; ...`:
     /// every legal move (`Moves`), or the best ones (`top`).
-    fn move_table(&self, title: &str, moves: &[Value]) -> String {
+    fn move_table(&self, title: &str, moves: &[MoveEntry]) -> String {
         let entries: Vec<String> = moves
             .iter()
             .map(|entry| {
+                let value = entry.score.value;
                 format!(
                     "{}: {}, {}",
-                    self.name(&entry["index"]),
-                    number(&entry["score"]),
-                    outcome(entry)
+                    self.name(entry.score.index),
+                    score(value),
+                    outcome(OutcomeOrUnknown(value.outcome()), value.plies())
                 )
             })
             .collect();
@@ -268,31 +286,28 @@ impl Shape {
     }
 
     /// The game's state as a sentence.
-    fn status(&self, status: &Value) -> String {
-        match status["state"].as_str() {
-            Some("win") => format!(
+    fn status(&self, status: &GameStatus) -> String {
+        match status.state {
+            GameState::Win => format!(
                 "{} wins ({}).",
-                status["winner"].as_str().unwrap_or("?"),
-                self.line(&status["line"])
+                status.winner.map_or("?", Player::as_str),
+                self.line(&status.line)
             ),
-            Some("draw") => "The game is a draw.".to_owned(),
-            _ => "The game goes on.".to_owned(),
+            GameState::Draw => "The game is a draw.".to_owned(),
+            GameState::InPlay => "The game goes on.".to_owned(),
         }
     }
 
-    /// A winning line: "line [0, 1, 2]" on small boards, else as sentences name it ("row 8
+    /// A winning line: "line [0,1,2]" on small boards, else as sentences name it ("row 8
     /// (d8-e8-f8-g8-h8)", "a diagonal across columns 1-4").
-    fn line(&self, line: &Value) -> String {
+    fn line(&self, line: &[usize]) -> String {
         let cells: Vec<usize> = line
-            .as_array()
-            .map_or(&[][..], Vec::as_slice)
             .iter()
-            .filter_map(Value::as_u64)
-            .filter_map(|c| usize::try_from(c).ok())
+            .copied()
             .filter(|&c| c < self.geometry.cells())
             .collect();
         if cells.is_empty() || self.by_index() {
-            return format!("line {line}");
+            return format!("line {}", list(line));
         }
         line_name(self.geometry, &cells)
     }
@@ -301,8 +316,7 @@ impl Shape {
     /// index; on gomoku boards a `.`, with the row numbers down the left edge and the column
     /// letters along the bottom; on gravity boards a `.`, with the column numbers, from 1, along
     /// the bottom.
-    fn grid(&self, board: &Value) -> String {
-        let cells = marks(board);
+    fn grid(&self, cells: &[Option<Player>]) -> String {
         let cols = self.geometry.cols();
         let mark = |cell: &Option<Player>| (*cell).map_or(".", Player::as_str);
         if self.geometry.is_gravity() {

@@ -6,7 +6,9 @@ use std::sync::Arc;
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::{Map, Value, json};
 
-use crate::api::wire::parse_request;
+use crate::api::wire::{
+    MoveResponse, PlayResponse, ReviewResponse, StatusResponse, TraceResponse, parse_request,
+};
 use crate::api::{ApiError, AppState, answer, play_route, review_route, trace_route};
 
 /// One tool: its name, the OpenAPI components of its input and output, its description.
@@ -95,22 +97,61 @@ pub(super) const TOOLS: [ToolSpec; 5] = [
     },
 ];
 
+/// A tool's answer: its REST twin's response.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ToolAnswer {
+    /// `suggest_move`: the answer of `POST /v1/move`.
+    Move(MoveResponse),
+    /// `apply_move`: the answer of `POST /v1/play`.
+    Play(PlayResponse),
+    /// `game_status`: the answer of `POST /v1/status`.
+    Status(StatusResponse),
+    /// `review_game`: the answer of `POST /v1/review`.
+    Review(ReviewResponse),
+    /// `explain_move`: the answer of `POST /v1/trace`.
+    Trace(TraceResponse),
+}
+
+impl ToolAnswer {
+    /// The answer's JSON, the tool result's structured content.
+    ///
+    /// # Errors
+    /// [`ApiError::Internal`] if the answer does not serialize (it always does).
+    pub fn to_json(&self) -> Result<Value, ApiError> {
+        let json = match self {
+            Self::Move(answer) => serde_json::to_value(answer),
+            Self::Play(answer) => serde_json::to_value(answer),
+            Self::Status(answer) => serde_json::to_value(answer),
+            Self::Review(answer) => serde_json::to_value(answer),
+            Self::Trace(answer) => serde_json::to_value(answer),
+        };
+        json.map_err(|e| {
+            tracing::error!(error = %e, "an answer did not serialize");
+            ApiError::Internal
+        })
+    }
+}
+
 /// Runs a tool on its arguments, exactly as its REST twin would.
-pub(super) async fn run(state: &AppState, tool: &str, arguments: Value) -> Result<Value, ApiError> {
+pub(super) async fn run(
+    state: &AppState,
+    tool: &str,
+    arguments: Value,
+) -> Result<ToolAnswer, ApiError> {
     match tool {
         "suggest_move" => {
             let request = parse_request(arguments)?;
-            let body = answer::answer_bounded(state, request).await?;
-            serde_json::from_slice(&body).map_err(|e| {
-                tracing::error!(error = %e, "an answer did not parse back");
-                ApiError::Internal
-            })
+            answer::answer_bounded(state, request)
+                .await
+                .map(ToolAnswer::Move)
         }
-        "apply_move" => to_value(play_route::play(arguments)?),
-        "game_status" => to_value(play_route::status(arguments)?),
+        "apply_move" => play_route::play(arguments).map(ToolAnswer::Play),
+        "game_status" => play_route::status(arguments).map(ToolAnswer::Status),
         "review_game" => {
-            let request = review_route::parse_review(arguments)?;
-            to_value(review_route::review_bounded(state, request).await?)
+            let request = crate::api::wire::parse_review(arguments)?;
+            review_route::review_bounded(state, request)
+                .await
+                .map(ToolAnswer::Review)
         }
         "explain_move" => {
             let mut arguments = arguments;
@@ -120,15 +161,13 @@ pub(super) async fn run(state: &AppState, tool: &str, arguments: Value) -> Resul
             {
                 fields.insert("max_nodes".to_owned(), json!(1));
             }
-            let request = trace_route::parse_trace(arguments)?;
-            to_value(trace_route::trace_bounded(state, request).await?)
+            let request = crate::api::wire::parse_trace(arguments)?;
+            trace_route::trace_bounded(state, request)
+                .await
+                .map(ToolAnswer::Trace)
         }
         _ => Err(ApiError::NotFound),
     }
-}
-
-fn to_value(value: impl serde::Serialize) -> Result<Value, ApiError> {
-    serde_json::to_value(value).map_err(|_| ApiError::Internal)
 }
 
 /// The tools with their schemas, from the OpenAPI document.

@@ -177,6 +177,14 @@ pub struct RenderedBoard {
     style: BoardStyle,
 }
 
+impl RenderedBoard {
+    /// The board's cells, row-major.
+    #[must_use]
+    pub fn cells(&self) -> &[Option<Player>] {
+        &self.cells
+    }
+}
+
 impl Serialize for RenderedBoard {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeSeq;

@@ -7,12 +7,11 @@ use utoipa::openapi::schema::OneOfBuilder;
 use utoipa::openapi::{Ref, RefOr, Schema};
 use utoipa::{PartialSchema, ToSchema};
 
-use super::board::{BoardStyle, describe, parse_board};
-use super::schema::Board;
 use crate::api::problem::{ApiError, ProblemCode};
-use crate::engine::{
-    Difficulty, Geometry, Player, Position, PositionError, Rule, Scoring, TieBreak,
-};
+use crate::api::wire::board::{BoardStyle, describe};
+use crate::api::wire::geometry::request;
+use crate::api::wire::schema::Board;
+use crate::engine::{Difficulty, Player, Position, Scoring, TieBreak};
 
 /// Reads an optional field whose `null` means its default, as OpenAI's strict function calling
 /// sends every optional field.
@@ -24,85 +23,73 @@ where
     Ok(Option::<T>::deserialize(deserializer)?.unwrap_or_default())
 }
 
-/// The options object of `POST /v1/move` (the bare board may also be sent as the whole body, with
-/// every option at its default). Every optional field may be absent or null, both meaning its
-/// default.
-#[derive(Clone, Debug, Deserialize, ToSchema)]
-#[serde(deny_unknown_fields)]
-#[schema(example = json!({"board": ["O", 1, "X", "X", 4, "X", 6, "O", "O"], "moves": true}))]
-pub struct MoveRequest {
-    /// The position.
-    #[schema(value_type = Board)]
-    pub board: Value,
-    /// The side to move (the AI's). Inferred when absent or null: the side with fewer marks, X
-    /// when the counts are equal. When given it must agree with the counts.
-    #[serde(default)]
-    pub player: Option<Player>,
-    /// How scores are counted (`depth` when absent or null).
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schema(value_type = Option<Scoring>)]
-    pub scoring: Scoring,
-    /// Whether to include every legal move with its score (false when absent or null).
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schema(value_type = Option<bool>)]
-    pub moves: bool,
-    /// How many of the best moves to list in `top`, best first, each with a value from a search
-    /// of its own (multi-PV), 1..=10 (no `top` when absent or null). The search shares its time
-    /// among them, so a larger count searches each less deeply.
-    #[serde(default)]
-    #[schema(value_type = Option<i32>, minimum = 1, maximum = 10)]
-    pub top: Option<u64>,
-    /// Rows of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
-    #[serde(default)]
-    #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
-    pub rows: Option<u64>,
-    /// Columns of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
-    #[serde(default)]
-    #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
-    pub cols: Option<u64>,
-    /// Marks in a row needed to win, 1..=max(rows, cols) (3 when absent or null).
-    #[serde(default)]
-    #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
-    pub k: Option<u64>,
-    /// Gravity (false when absent or null): a mark drops to the lowest empty cell of its
-    /// column, as in Connect Four (`rows: 6, cols: 7, k: 4`); every mark on the board must rest
-    /// on the bottom row or on another mark, and answers add `column` (from 0). Needs
-    /// `(rows + 1) × cols` of at most 128.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schema(value_type = Option<bool>)]
-    pub gravity: bool,
-    /// The gomoku rule (`freestyle` when absent or null): `standard` (exactly five wins),
-    /// `renju` (X is black and moves first; black wins with exactly five and may not play an
-    /// overline, a double-four or a double-three; white wins with five or more) or `caro` (five
-    /// or more, except exactly five blocked at both ends). Rules other than `freestyle` need
-    /// k = 5 and no gravity. See docs/rules.md.
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schema(value_type = Option<Rule>)]
-    pub rule: Rule,
-    /// Deepest search iteration in plies (larger boards); capped by the server.
-    #[serde(default)]
-    #[schema(value_type = Option<i32>, minimum = 1)]
-    pub max_depth: Option<u32>,
-    /// Time budget for the search in milliseconds (larger boards); capped by the server. The
-    /// search stops on a work budget derived from it (for a 15 × 15 midgame at 500 ms, about two
-    /// thirds of it on the reference machine), so the same request gets the same answer; the time
-    /// limit itself is the hard stop, and a search that reaches it first may answer differently.
-    #[serde(default)]
-    #[schema(value_type = Option<i32>, minimum = 1)]
-    pub time_limit_ms: Option<u64>,
-    /// How strong the suggested move is (`perfect` when absent or null).
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schema(value_type = Option<Difficulty>)]
-    pub difficulty: Difficulty,
-    /// How to choose among equally scored moves (`first` when absent or null).
-    #[serde(default, deserialize_with = "null_as_default")]
-    #[schema(value_type = Option<TieBreak>)]
-    pub tie_break: TieBreak,
-    /// Seed for the randomness of `difficulty` and `tie_break: random`; the same seed gives the
-    /// same answer. Without one, answers vary from call to call.
-    #[serde(default)]
-    #[schema(value_type = Option<i64>, minimum = 0)]
-    pub seed: Option<u64>,
+request! {
+    /// The options object of `POST /v1/move` (the bare board may also be sent as the whole body, with
+    /// every option at its default). Every optional field may be absent or null, both meaning its
+    /// default.
+    #[schema(example = json!({"board": ["O", 1, "X", "X", 4, "X", 6, "O", "O"], "moves": true}))]
+    pub struct MoveRequest {
+        /// The position.
+        #[schema(value_type = Board)]
+        pub board: Value,
+        /// The side to move (the AI's). Inferred when absent or null: the side with fewer marks, X
+        /// when the counts are equal. When given it must agree with the counts.
+        #[serde(default)]
+        pub player: Option<Player>,
+        /// How scores are counted (`depth` when absent or null).
+        #[serde(default, deserialize_with = "null_as_default")]
+        #[schema(value_type = Option<Scoring>)]
+        pub scoring: Scoring,
+        /// Whether to include every legal move with its score (false when absent or null).
+        #[serde(default, deserialize_with = "null_as_default")]
+        #[schema(value_type = Option<bool>)]
+        pub moves: bool,
+        /// How many of the best moves to list in `top`, best first, each with a value from a search
+        /// of its own (multi-PV), 1..=10 (no `top` when absent or null). The search shares its time
+        /// among them, so a larger count searches each less deeply.
+        #[serde(default)]
+        #[schema(value_type = Option<i32>, minimum = 1, maximum = 10)]
+        pub top: Option<u64>,
+    }
+    geometry {
+        /// Gravity (false when absent or null): a mark drops to the lowest empty cell of its
+        /// column, as in Connect Four (`rows: 6, cols: 7, k: 4`); every mark on the board must rest
+        /// on the bottom row or on another mark, and answers add `column` (from 0). Needs
+        /// `(rows + 1) × cols` of at most 128.
+        gravity,
+        /// The gomoku rule (`freestyle` when absent or null): `standard` (exactly five wins),
+        /// `renju` (X is black and moves first; black wins with exactly five and may not play an
+        /// overline, a double-four or a double-three; white wins with five or more) or `caro` (five
+        /// or more, except exactly five blocked at both ends). Rules other than `freestyle` need
+        /// k = 5 and no gravity. See docs/rules.md.
+        rule,
+    }
+    {
+        /// Deepest search iteration in plies (larger boards); capped by the server.
+        #[serde(default)]
+        #[schema(value_type = Option<i32>, minimum = 1)]
+        pub max_depth: Option<u32>,
+        /// Time budget for the search in milliseconds (larger boards); capped by the server. The
+        /// search stops on a work budget derived from it (for a 15 × 15 midgame at 500 ms, about two
+        /// thirds of it on the reference machine), so the same request gets the same answer; the time
+        /// limit itself is the hard stop, and a search that reaches it first may answer differently.
+        #[serde(default)]
+        #[schema(value_type = Option<i32>, minimum = 1)]
+        pub time_limit_ms: Option<u64>,
+        /// How strong the suggested move is (`perfect` when absent or null).
+        #[serde(default, deserialize_with = "null_as_default")]
+        #[schema(value_type = Option<Difficulty>)]
+        pub difficulty: Difficulty,
+        /// How to choose among equally scored moves (`first` when absent or null).
+        #[serde(default, deserialize_with = "null_as_default")]
+        #[schema(value_type = Option<TieBreak>)]
+        pub tie_break: TieBreak,
+        /// Seed for the randomness of `difficulty` and `tie_break: random`; the same seed gives the
+        /// same answer. Without one, answers vary from call to call.
+        #[serde(default)]
+        #[schema(value_type = Option<i64>, minimum = 0)]
+        pub seed: Option<u64>,
+    }
 }
 
 impl MoveRequest {
@@ -118,8 +105,8 @@ impl MoveRequest {
             rows: None,
             cols: None,
             k: None,
-            gravity: false,
-            rule: Rule::Freestyle,
+            gravity: None,
+            rule: None,
             max_depth: None,
             time_limit_ms: None,
             difficulty: Difficulty::Perfect,
@@ -182,27 +169,6 @@ pub struct ValidRequest {
     pub seed: Option<u64>,
 }
 
-/// The one way a request's five geometry fields become a [`Geometry`] (`rows`, `cols` and `k`
-/// default to 3, as on 3 × 3): every route that takes a board or a game reads them through it,
-/// so each refusal is the same 422 `invalid_geometry` naming the field.
-///
-/// # Errors
-/// [`ApiError::Geometry`] when the sides or `k` are out of range, gravity is asked for on too
-/// large a board, or the rule does not apply to the board.
-pub fn geometry(
-    rows: Option<u64>,
-    cols: Option<u64>,
-    k: Option<u64>,
-    gravity: bool,
-    rule: Rule,
-) -> Result<Geometry, ApiError> {
-    Ok(
-        Geometry::new(rows.unwrap_or(3), cols.unwrap_or(3), k.unwrap_or(3))?
-            .with_gravity(gravity)?
-            .with_rule(rule)?,
-    )
-}
-
 impl TryFrom<MoveRequest> for ValidRequest {
     type Error = ApiError;
 
@@ -213,33 +179,9 @@ impl TryFrom<MoveRequest> for ValidRequest {
         in_range("time_limit_ms", request.time_limit_ms, 1, int32)?;
         in_range("seed", request.seed, 0, i64::MAX as u64)?;
         in_range("top", request.top, 1, MAX_TOP as u64)?;
-        let (cells, style) = parse_board(&request.board)?;
-        let geometry = geometry(
-            request.rows,
-            request.cols,
-            request.k,
-            request.gravity,
-            request.rule,
-        )?;
-        if cells.len() != geometry.cells() {
-            let hint = if request.rows.is_none() && request.cols.is_none() {
-                "; send rows, cols and k for boards other than 3 × 3"
-            } else {
-                ""
-            };
-            return Err(ApiError::invalid(
-                ProblemCode::InvalidBoard,
-                "/board",
-                format!(
-                    "the board has {} cells, but rows × cols = {} × {} = {}{hint}",
-                    cells.len(),
-                    geometry.rows(),
-                    geometry.cols(),
-                    geometry.cells()
-                ),
-            ));
-        }
-        let position = Position::new(geometry, cells, request.player).map_err(position_error)?;
+        let (position, style) = request
+            .geometry_fields()
+            .position(&request.board, request.player)?;
         Ok(Self {
             position,
             style,
@@ -252,19 +194,6 @@ impl TryFrom<MoveRequest> for ValidRequest {
             tie_break: request.tie_break,
             seed: request.seed,
         })
-    }
-}
-
-/// The problem for a board the engine refused; a floating mark on a gravity board is named by
-/// its pointer.
-pub(crate) fn position_error(error: PositionError) -> ApiError {
-    match error {
-        PositionError::Floating { index } => ApiError::invalid(
-            ProblemCode::for_position(&error),
-            format!("/board/{index}"),
-            error.to_string(),
-        ),
-        other => other.into(),
     }
 }
 
@@ -292,6 +221,21 @@ pub(crate) fn shape_error(error: &serde_path_to_error::Error<serde_json::Error>)
         pointer
     };
     ApiError::invalid(code, pointer, detail)
+}
+
+/// Reads a request that must be a JSON object into `T`.
+///
+/// # Errors
+/// A 422 `invalid_request` for a body that is not an object, else as [`shape_error`].
+pub(crate) fn parse_object<T: serde::de::DeserializeOwned>(body: Value) -> Result<T, ApiError> {
+    if !body.is_object() {
+        return Err(ApiError::invalid(
+            ProblemCode::InvalidRequest,
+            "",
+            "the body must be a JSON object",
+        ));
+    }
+    serde_path_to_error::deserialize(body).map_err(|e| shape_error(&e))
 }
 
 /// A 422 when an optional numeric field is outside `min..=max`.
@@ -328,7 +272,7 @@ pub fn parse_body(body: &[u8]) -> Result<ValidRequest, ApiError> {
         serde_json::from_slice(body).map_err(|e| ApiError::MalformedJson(e.to_string()))?;
     // A `Value` keeps only the last of repeated keys (which the typed pass above refuses): a
     // repeated field is ambiguous, so it is rejected, naming the field.
-    super::duplicates::refuse_repeated_keys(body)?;
+    crate::api::wire::duplicates::refuse_repeated_keys(body)?;
     parse_request(value)
 }
 
