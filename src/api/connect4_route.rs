@@ -67,8 +67,8 @@ async fn solve_connect4(
         };
         let analysis = suggest(&position, &options).analysis;
         // Every column proven, or none reported: the format has no way to say "estimate".
-        analysis.is_exact().then(|| {
-            column_scores(&position, &analysis)
+        column_scores(&position, &analysis).map(|scores| {
+            scores
                 .into_iter()
                 .map(|score| score.unwrap_or(FULL))
                 .collect::<Vec<i32>>()

@@ -124,3 +124,45 @@ async fn the_route_is_in_the_openapi_document() {
         "the route is documented"
     );
 }
+
+#[tokio::test]
+async fn a_column_not_proven_in_time_is_a_timeout_never_a_full_column() {
+    use minimax_move::api::{AppState, Settings};
+    // So short a limit that balanced openings cannot be finished: each answer is either every
+    // column proven, 100 only where the column is full, or a 503 `timeout`.
+    let app = TestApp::with_state(AppState::ready(Settings {
+        max_time_limit_ms: 20,
+        ..Settings::default()
+    }));
+    let mut timeouts = 0;
+    for pos in [
+        "4453",
+        "44444",
+        "123456712",
+        "4444441",
+        "3344553",
+        "12121",
+    ] {
+        let uri = format!("/v1/connect4/solve?pos={pos}");
+        let response = app.get(&uri).await;
+        if response.status == StatusCode::SERVICE_UNAVAILABLE {
+            assert_eq!(response.json()["code"], "timeout", "{uri}");
+            timeouts += 1;
+            continue;
+        }
+        let answer = response.ok_json(&uri);
+        let mut heights = [0; 7];
+        for c in pos.bytes() {
+            heights[usize::from(c - b'1')] += 1;
+        }
+        for (column, score) in answer["score"].as_array().unwrap().iter().enumerate() {
+            assert_eq!(
+                score == 100,
+                heights[column] == 6,
+                "{uri}: column {}",
+                column + 1
+            );
+        }
+    }
+    assert!(timeouts > 0, "4453 cannot be solved in 20 ms");
+}

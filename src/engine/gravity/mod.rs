@@ -31,7 +31,7 @@
 //! assert_eq!(Geometry::CONNECT_FOUR.column_of(analysis.best), 3);
 //! let centre = analysis.best_move().value;
 //! assert_eq!((centre.outcome(), centre.plies(), centre.pons_score(42, 0)), (Some(Outcome::Win), Some(41), Some(1)));
-//! assert_eq!(column_scores(&empty, &analysis), vec![Some(-2), Some(-1), Some(0), Some(1), Some(0), Some(-1), Some(-2)]);
+//! assert_eq!(column_scores(&empty, &analysis), Some(vec![Some(-2), Some(-1), Some(0), Some(1), Some(0), Some(-1), Some(-2)]));
 //!
 //! // A small board, solved from scratch: 4 × 4 four in a row is a draw.
 //! let geometry = Geometry::new(4, 4, 4).unwrap().with_gravity(true).unwrap();
@@ -101,20 +101,24 @@ pub fn solve(position: &Position, limits: &SearchLimits) -> Solution {
     }
 }
 
-/// Pons' score of every column of `position` in `analysis` (its analysis), left to right:
-/// `None` for a full column or a value not proven. The public Connect Four solver's view of
-/// the engine's values.
+/// Pons' score of every column of `position` in `analysis` (its analysis), left to right,
+/// `None` for a full column: the public Connect Four solver's view of the engine's values.
+/// `None` in all when a playable column's value is not proven (the search was cut short), so
+/// that an unfinished column is never mistaken for a full one.
 #[must_use]
-pub fn column_scores(position: &Position, analysis: &Analysis) -> Vec<Option<i32>> {
+pub fn column_scores(position: &Position, analysis: &Analysis) -> Option<Vec<Option<i32>>> {
     let geometry = position.geometry();
     let stones = geometry.cells() - position.empty_count();
     (0..geometry.cols())
-        .map(|column| {
-            let cell = geometry.landing_cell(position.cells(), column)?;
-            analysis
-                .get(cell)?
-                .value
-                .pons_score(geometry.cells(), stones)
-        })
+        .map(
+            |column| match geometry.landing_cell(position.cells(), column) {
+                None => Some(None),
+                Some(cell) => analysis
+                    .get(cell)?
+                    .value
+                    .pons_score(geometry.cells(), stones)
+                    .map(Some),
+            },
+        )
         .collect()
 }
