@@ -135,14 +135,7 @@ async fn a_column_not_proven_in_time_is_a_timeout_never_a_full_column() {
         ..Settings::default()
     }));
     let mut timeouts = 0;
-    for pos in [
-        "4453",
-        "44444",
-        "123456712",
-        "4444441",
-        "3344553",
-        "12121",
-    ] {
+    for pos in ["4453", "44444", "123456712", "4444441", "3344553", "12121"] {
         let uri = format!("/v1/connect4/solve?pos={pos}");
         let response = app.get(&uri).await;
         if response.status == StatusCode::SERVICE_UNAVAILABLE {

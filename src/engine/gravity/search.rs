@@ -25,6 +25,9 @@ pub fn unlimited() -> Budget {
     Budget::new(None, Deadline::default())
 }
 
+/// Moves in the order to search them (column, score), how many, and the window `(alpha, beta)`.
+type Ordered = ([(u8, u8); super::MAX_SIDE], usize, (i32, i32));
+
 /// Enhanced transposition cutoffs are tried at nodes with more empty cells than this.
 const ETC_BEFORE_END: i32 = 10;
 
@@ -175,29 +178,13 @@ impl<'a, B: Bits> Searcher<'a, B> {
             return score;
         }
 
-        let Some((sorted, count)) = self.ordered(board, moves, theirs) else {
-            // A move wins by force with the mover's next stone: the best there is.
-            let score = (cells - 1 - board.moves) / 2;
-            self.table.put(key, score, score);
-            return score;
+        let (sorted, count) = match self.look_ahead(board, moves, theirs, key, alpha, beta) {
+            Ok((sorted, count, window)) => {
+                (alpha, beta) = window;
+                (sorted, count)
+            }
+            Err(score) => return score,
         };
-        // No move wins by the mover's next stone either: at best by the one after.
-        let most = (cells - 3 - board.moves) / 2;
-        if beta > most {
-            beta = most;
-            if alpha >= beta {
-                return beta;
-            }
-        }
-        if let Some(floor) = self.claimeven_floor(board, moves)
-            && floor > alpha
-        {
-            alpha = floor;
-            if alpha >= beta {
-                self.table.put(key, alpha, i32::from(i8::MAX));
-                return alpha;
-            }
-        }
         let playable = moves;
         let original_alpha = alpha;
         for &(c, _) in sorted[..count].iter() {
@@ -281,6 +268,42 @@ impl<'a, B: Bits> Searcher<'a, B> {
                 0
             },
         )
+    }
+
+    /// Every move looked at before any is searched (after c4): the moves in the order to search
+    /// them and the window narrowed, or the score to return. A move after which every reply
+    /// loses at once is the best there is; when there is none, the mover wins two stones later
+    /// at best; claimeven in the children bounds the score from below.
+    #[inline]
+    fn look_ahead(
+        &mut self,
+        board: &Board<B>,
+        moves: B,
+        theirs: B,
+        key: B,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> Result<Ordered, i32> {
+        let cells = self.shape.cells;
+        let Some((sorted, count)) = self.ordered(board, moves, theirs) else {
+            let score = (cells - 1 - board.moves) / 2;
+            self.table.put(key, score, score);
+            return Err(score);
+        };
+        beta = beta.min((cells - 3 - board.moves) / 2);
+        if alpha >= beta {
+            return Err(beta);
+        }
+        if let Some(floor) = self.claimeven_floor(board, moves)
+            && floor > alpha
+        {
+            alpha = floor;
+            if alpha >= beta {
+                self.table.put(key, alpha, i32::from(i8::MAX));
+                return Err(alpha);
+            }
+        }
+        Ok((sorted, count, (alpha, beta)))
     }
 
     /// The best lower bound on the mover's score that claimeven gives through its moves (the
