@@ -1,8 +1,8 @@
 //! Criterion benchmarks for the alpha-beta search: proving small m,n,k games from the empty
 //! board, and the pattern search on mid-games from real games at a fixed work budget (the same
 //! nodes every run, so the time is the search's speed): 15 x 15 freestyle, and the first
-//! mid-game under the other rules and moved to the centre of 20 x 20; the mid-games under renju,
-//! and renju's forbidden points of a crowded board.
+//! mid-game under the other rules and moved to the centre of 20 x 20; the three mid-games under
+//! renju.
 //!
 //! ```text
 //! cargo bench --bench search
@@ -96,9 +96,8 @@ fn rules(c: &mut Criterion) {
     group.finish();
 }
 
-/// The three mid-games under renju at the work of a 450 ms turn (black's forbidden points are
-/// tested inside the search), and every forbidden point of a crowded renju board listed from
-/// the plain position.
+/// The three mid-games under renju at the work of a 450 ms turn: black's forbidden points are
+/// tested inside the search, on its board.
 fn renju(c: &mut Criterion) {
     let mut group = c.benchmark_group("renju_15x15");
     group.sample_size(10);
@@ -109,15 +108,8 @@ fn renju(c: &mut Criterion) {
             b.iter(|| analyze(&position, Scoring::Depth, &limits));
         });
     }
-    let crowded = gomoku_on(CROWDED, 15, Rule::Renju, 0);
-    group.bench_function("forbidden_points_crowded", |b| {
-        b.iter(|| crowded.forbidden());
-    });
     group.finish();
 }
-
-/// A renju board with black's stones close together, many of its empty cells forbidden.
-const CROWDED: &str = "hh ah ih bh gi ch hg dh gg eh ig fh jh gh fi hf gj ao ej bo hj co jf do";
 
 /// The generated group function is private here so that it needs no rustdoc.
 mod group {
