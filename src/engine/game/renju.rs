@@ -90,7 +90,7 @@ pub const DIRECTIONS: [(isize, isize); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
 
 /// A board as the forbidden-point test reads it, in place: the search's pattern board and the
 /// plain row-major cells both implement it, so one test serves both and neither is copied. The
-/// test never writes to the board; the black stones it tries sit on top of it ([`Tried`]).
+/// test never writes to the board: the black stones it tries sit on top of it, on the call stack.
 pub trait Stones {
     /// The cell `steps` steps from `at` along line `line` (an index of [`DIRECTIONS`]), if it
     /// is on the board.
@@ -167,6 +167,17 @@ pub fn foul(
 
 /// Whether black playing the cell `at` of `board` is forbidden, and why: the test of [`foul`] on
 /// any board, read in place. `None` for an allowed move and for a taken cell.
+///
+/// ```
+/// use minimax_move::engine::{Player, renju::{Foul, Plain, foul_on}};
+/// let mut cells = vec![None; 225];
+/// for index in [18, 33, 46, 47] {
+///     cells[index] = Some(Player::X);
+/// }
+/// let board = Plain::new(15, 15, &cells, Player::X).unwrap();
+/// assert_eq!(foul_on(&board, 48), Some(Foul::DoubleThree));
+/// assert_eq!(foul_on(&board, 18), None, "a taken cell is no move");
+/// ```
 pub fn foul_on<B: Stones + ?Sized>(board: &B, at: usize) -> Option<Foul> {
     if !board.is_empty_cell(at) {
         return None;
