@@ -1,7 +1,8 @@
 //! Criterion benchmarks for the alpha-beta search: proving small m,n,k games from the empty
 //! board, and the pattern search on mid-games from real games at a fixed work budget (the same
 //! nodes every run, so the time is the search's speed): 15 x 15 freestyle, and the first
-//! mid-game under the other rules and moved to the centre of 20 x 20.
+//! mid-game under the other rules and moved to the centre of 20 x 20; the three mid-games under
+//! renju.
 //!
 //! ```text
 //! cargo bench --bench search
@@ -95,9 +96,24 @@ fn rules(c: &mut Criterion) {
     group.finish();
 }
 
+/// The three mid-games under renju at the work of a 450 ms turn: black's forbidden points are
+/// tested inside the search, on its board.
+fn renju(c: &mut Criterion) {
+    let mut group = c.benchmark_group("renju_15x15");
+    group.sample_size(10);
+    let limits = turn(15);
+    for (i, moves) in MIDGAMES.iter().enumerate() {
+        let position = gomoku_on(moves, 15, Rule::Renju, 0);
+        group.bench_function(format!("midgame_{i}"), |b| {
+            b.iter(|| analyze(&position, Scoring::Depth, &limits));
+        });
+    }
+    group.finish();
+}
+
 /// The generated group function is private here so that it needs no rustdoc.
 mod group {
-    use super::{midgame, prove, rules};
-    criterion::criterion_group!(benches, prove, midgame, rules);
+    use super::{midgame, prove, renju, rules};
+    criterion::criterion_group!(benches, prove, midgame, rules, renju);
 }
 criterion_main!(group::benches);

@@ -285,6 +285,38 @@ impl Analysis {
         }
     }
 
+    /// The analysis of a win by continuous fours along `pv` (the move to play, the forced
+    /// replies, ..., the completing move, as row-major cells): that move is a proven win in
+    /// `pv.len()` plies (the forcing line's length; a quiet move could in principle win
+    /// sooner), every other move keeps its score in `moves` (ascending index, one-ply
+    /// estimates), where the winning move takes its place in order if `moves` leaves it out.
+    pub(crate) fn forced_win(
+        mut moves: Vec<MoveScore>,
+        pv: Vec<usize>,
+        nodes: u64,
+        position: &super::Position,
+        scoring: Scoring,
+    ) -> Self {
+        let geometry = position.geometry();
+        let plies = pv.len() as i32;
+        let win = MoveScore::new(
+            pv[0],
+            Evaluation::Exact(geometry.max_score() - plies),
+            scoring,
+            geometry,
+            position.empty_count(),
+        );
+        let at = moves.partition_point(|m| m.index < pv[0]);
+        if moves.get(at).is_some_and(|m| m.index == pv[0]) {
+            moves[at] = win;
+        } else {
+            moves.insert(at, win);
+        }
+        let mut analysis = Self::from_moves(moves, nodes, Some(plies as u32));
+        analysis.pv = pv;
+        analysis
+    }
+
     /// The searched moves, best first: the best move, then the others by value, equal values
     /// in the engine's order of [`preference`](Self::preference) (or nearest the centre first,
     /// then the lowest index). Moves that were not searched are left out: their values are

@@ -8,11 +8,16 @@
 //! ([`Table::acquire`]): no entry stored for one geometry (rows, cols, `k`, gravity and rule)
 //! is ever read for another, even one left over from an earlier search.
 //!
+//! Both searches cut and store by one rule: a stored result settles a node when it is proven or
+//! searched at least as deep, and its bound lets the window cut ([`Entry::cutoff`]); a result
+//! is stored as the bound its window gives it ([`Entry::searched`]).
+//!
 //! The two searches keep their own replacement rules ([`Replacement`]): the solver's two-way
 //! buckets keep the deeper result in the first slot and the newest in the second; the big-board
 //! engine keeps one result a slot and replaces it unless a deeper bound is there.
 
 use super::pool::{Pool, Pooled, Renew};
+use super::score::{from_table, to_table};
 use crate::engine::game::{Geometry, Rule};
 
 /// Log2 of the number of slots: 2^20 slots of 16 bytes, 16 MiB.
@@ -33,6 +38,19 @@ pub enum Bound {
     Lower,
     /// The value is at most the score (the search failed low).
     Upper,
+}
+
+impl Bound {
+    /// What `best`, a node's best score searched within `(alpha, beta)`, says about its value.
+    pub fn of(best: i32, alpha: i32, beta: i32) -> Self {
+        if best <= alpha {
+            Self::Upper
+        } else if best >= beta {
+            Self::Lower
+        } else {
+            Self::Exact
+        }
+    }
 }
 
 /// How a table chooses the slot a new result replaces.
@@ -57,6 +75,37 @@ pub struct Entry {
     pub proven: bool,
     /// The best or refuting move, as the search numbers cells.
     pub best: Option<u16>,
+}
+
+impl Entry {
+    /// The result of a node `ply` plies from the root searched `depth` plies deep within
+    /// `(alpha, beta)`: its best score `best` (relative to the root), stored relative to the
+    /// node, with the bound the window gives it.
+    pub fn searched(best: i32, ply: i32, (alpha, beta): (i32, i32), depth: i32) -> Self {
+        Self {
+            score: to_table(best, ply),
+            bound: Bound::of(best, alpha, beta),
+            depth,
+            proven: false,
+            best: None,
+        }
+    }
+
+    /// The entry's score (relative to the root) when it settles a node `ply` plies from the root
+    /// searched `depth` plies deep within `(alpha, beta)`: the entry is proven or at least as
+    /// deep, and its bound is exact or lies outside the window on its side.
+    pub fn cutoff(&self, depth: i32, ply: i32, alpha: i32, beta: i32) -> Option<i32> {
+        if !self.proven && self.depth < depth {
+            return None;
+        }
+        let score = from_table(self.score, ply);
+        let cuts = match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        };
+        cuts.then_some(score)
+    }
 }
 
 const NO_MOVE: u16 = u16::MAX;

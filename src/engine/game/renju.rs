@@ -84,8 +84,68 @@ impl Foul {
     }
 }
 
-/// The four line directions as (row, column) steps.
-const DIRECTIONS: [(isize, isize); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
+/// The four line directions as (row, column) steps, in the order [`Stones::step`] numbers them:
+/// across, down, down-right, down-left.
+pub const DIRECTIONS: [(isize, isize); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
+
+/// A board as the forbidden-point test reads it, in place: the search's pattern board and the
+/// plain row-major cells both implement it, so one test serves both and neither is copied. The
+/// test never writes to the board: the black stones it tries sit on top of it, on the call stack.
+pub trait Stones {
+    /// The cell `steps` steps from `at` along line `line` (an index of [`DIRECTIONS`]), if it
+    /// is on the board.
+    fn step(&self, at: usize, line: usize, steps: isize) -> Option<usize>;
+
+    /// Whether the cell `at` holds a black stone.
+    fn is_black_stone(&self, at: usize) -> bool;
+
+    /// Whether the cell `at` is empty.
+    fn is_empty_cell(&self, at: usize) -> bool;
+}
+
+/// Row-major cells (`rows` × `cols`) as [`Stones`], `black` the side that moves first.
+#[derive(Clone, Copy, Debug)]
+pub struct Plain<'a> {
+    rows: usize,
+    cols: usize,
+    cells: &'a [Option<Player>],
+    black: Player,
+}
+
+impl<'a> Plain<'a> {
+    /// The board of `cells`, if there are `rows` × `cols` of them.
+    #[must_use]
+    pub fn new(
+        rows: usize,
+        cols: usize,
+        cells: &'a [Option<Player>],
+        black: Player,
+    ) -> Option<Self> {
+        (cells.len() == rows * cols).then_some(Self {
+            rows,
+            cols,
+            cells,
+            black,
+        })
+    }
+}
+
+impl Stones for Plain<'_> {
+    fn step(&self, at: usize, line: usize, steps: isize) -> Option<usize> {
+        let (dr, dc) = DIRECTIONS[line];
+        let row = (at / self.cols).checked_add_signed(dr * steps)?;
+        let col = (at % self.cols).checked_add_signed(dc * steps)?;
+        (row < self.rows && col < self.cols).then(|| row * self.cols + col)
+    }
+
+    fn is_black_stone(&self, at: usize) -> bool {
+        self.cells[at] == Some(self.black)
+    }
+
+    fn is_empty_cell(&self, at: usize) -> bool {
+        self.cells[at].is_none()
+    }
+}
 
 /// Whether black playing `index` on the board (`rows` × `cols`, row-major, `black` the side that
 /// moves first) is forbidden, and why. `None` for an allowed move, and for a cell that is off the
@@ -98,16 +158,39 @@ pub fn foul(
     black: Player,
     index: usize,
 ) -> Option<Foul> {
-    if cells.len() != rows * cols || cells.get(index).is_none_or(Option::is_some) {
+    let board = Plain::new(rows, cols, cells, black)?;
+    if index >= cells.len() {
         return None;
     }
-    let mut grid = Grid {
-        rows,
-        cols,
-        cells: cells.to_vec(),
-        black,
+    foul_on(&board, index)
+}
+
+/// Whether black playing the cell `at` of `board` is forbidden, and why: the test of [`foul`] on
+/// any board, read in place. `None` for an allowed move and for a taken cell.
+///
+/// ```
+/// use minimax_move::engine::{Player, renju::{Foul, Plain, foul_on}};
+/// let mut cells = vec![None; 225];
+/// for index in [18, 33, 46, 47] {
+///     cells[index] = Some(Player::X);
+/// }
+/// let board = Plain::new(15, 15, &cells, Player::X).unwrap();
+/// assert_eq!(foul_on(&board, 48), Some(Foul::DoubleThree));
+/// assert_eq!(foul_on(&board, 18), None, "a taken cell is no move");
+/// ```
+pub fn foul_on<B: Stones + ?Sized>(board: &B, at: usize) -> Option<Foul> {
+    if !board.is_empty_cell(at) {
+        return None;
+    }
+    let tried = Tried {
+        board,
+        at,
+        below: None,
     };
-    grid.foul_of(index)
+    match tried.verdict(at) {
+        Verdict::Forbidden(why) => Some(why),
+        Verdict::Five | Verdict::Allowed => None,
+    }
 }
 
 /// Every empty cell that is forbidden to black, with why, in board order.
@@ -118,18 +201,11 @@ pub fn forbidden_points(
     cells: &[Option<Player>],
     black: Player,
 ) -> Vec<(usize, Foul)> {
-    if cells.len() != rows * cols {
+    let Some(board) = Plain::new(rows, cols, cells, black) else {
         return Vec::new();
-    }
-    let mut grid = Grid {
-        rows,
-        cols,
-        cells: cells.to_vec(),
-        black,
     };
     (0..cells.len())
-        .filter(|&index| cells[index].is_none())
-        .filter_map(|index| grid.foul_of(index).map(|why| (index, why)))
+        .filter_map(|index| foul_on(&board, index).map(|why| (index, why)))
         .collect()
 }
 
@@ -143,72 +219,80 @@ enum Verdict {
     Allowed,
 }
 
-/// A board that the tests change and restore as they try stones.
-struct Grid {
-    rows: usize,
-    cols: usize,
-    cells: Vec<Option<Player>>,
-    black: Player,
+/// The board with the black stones the test tries on it: each stone is a frame on the call
+/// stack that points to the one below, the last tried on top, so trying a stone neither writes
+/// to the board nor allocates.
+struct Tried<'a, B: ?Sized> {
+    board: &'a B,
+    at: usize,
+    below: Option<&'a Tried<'a, B>>,
 }
 
-impl Grid {
-    /// The cell `steps` away from `index` along `direction`, if it is on the board.
-    fn step(&self, index: usize, (dr, dc): (isize, isize), steps: isize) -> Option<usize> {
-        let row = (index / self.cols).checked_add_signed(dr * steps)?;
-        let col = (index % self.cols).checked_add_signed(dc * steps)?;
-        (row < self.rows && col < self.cols).then(|| row * self.cols + col)
+impl<B: Stones + ?Sized> Tried<'_, B> {
+    /// The board with a black stone tried on the empty `at` as well.
+    fn with(&self, at: usize) -> Tried<'_, B> {
+        Tried {
+            board: self.board,
+            at,
+            below: Some(self),
+        }
     }
 
-    fn is_black(&self, index: Option<usize>) -> bool {
-        index.is_some_and(|i| self.cells[i] == Some(self.black))
+    fn tried(&self, at: usize) -> bool {
+        let mut frame = Some(self);
+        while let Some(tried) = frame {
+            if tried.at == at {
+                return true;
+            }
+            frame = tried.below;
+        }
+        false
     }
 
-    fn is_empty(&self, index: Option<usize>) -> bool {
-        index.is_some_and(|i| self.cells[i].is_none())
+    fn step(&self, at: usize, line: usize, steps: isize) -> Option<usize> {
+        self.board.step(at, line, steps)
     }
 
-    /// The black run through `index` (black) along `direction`: how far it reaches back and
-    /// forward, in steps.
-    fn run(&self, index: usize, direction: (isize, isize)) -> (isize, isize) {
+    fn is_black(&self, at: Option<usize>) -> bool {
+        at.is_some_and(|i| self.board.is_black_stone(i) || self.tried(i))
+    }
+
+    fn is_empty(&self, at: Option<usize>) -> bool {
+        at.is_some_and(|i| self.board.is_empty_cell(i) && !self.tried(i))
+    }
+
+    /// The black run through `index` (black) along `line`: how far it reaches back and forward,
+    /// in steps.
+    fn run(&self, index: usize, line: usize) -> (isize, isize) {
         let reach = |sign: isize| {
-            (1..)
-                .take_while(|&s| self.is_black(self.step(index, direction, sign * s)))
-                .last()
-                .unwrap_or(0)
+            let mut steps = 0;
+            while self.is_black(self.step(index, line, sign * (steps + 1))) {
+                steps += 1;
+            }
+            steps
         };
         (reach(-1), reach(1))
     }
 
-    fn run_length(&self, index: usize, direction: (isize, isize)) -> isize {
-        let (back, forward) = self.run(index, direction);
+    fn run_length(&self, index: usize, line: usize) -> isize {
+        let (back, forward) = self.run(index, line);
         back + forward + 1
     }
 
-    /// Whether black playing the empty `index` is forbidden.
-    fn foul_of(&mut self, index: usize) -> Option<Foul> {
-        self.cells[index] = Some(self.black);
-        let verdict = self.verdict(index);
-        self.cells[index] = None;
-        match verdict {
-            Verdict::Forbidden(why) => Some(why),
-            Verdict::Five | Verdict::Allowed => None,
-        }
-    }
-
-    /// What the black stone just placed at `index` made, the shapes taken in the order the
-    /// module doc gives: a five first, then two fours, two threes, an overline.
-    fn verdict(&mut self, index: usize) -> Verdict {
-        let lengths = DIRECTIONS.map(|d| self.run_length(index, d));
+    /// What the black stone just tried at `index` made, the shapes taken in the order the module
+    /// doc gives: a five first, then two fours, two threes, an overline.
+    fn verdict(&self, index: usize) -> Verdict {
+        let lengths = [0, 1, 2, 3].map(|line| self.run_length(index, line));
         if lengths.contains(&5) {
             return Verdict::Five;
         }
-        let fours: usize = DIRECTIONS.iter().map(|&d| self.fours(index, d)).sum();
+        let fours: u32 = (0..4).map(|line| self.fours(index, line)).sum();
         if fours >= 2 {
             return Verdict::Forbidden(Foul::DoubleFour);
         }
         let mut threes = 0;
-        for direction in DIRECTIONS {
-            threes += usize::from(self.is_three(index, direction));
+        for line in 0..4 {
+            threes += usize::from(self.is_three(index, line));
             if threes == 2 {
                 return Verdict::Forbidden(Foul::DoubleThree);
             }
@@ -219,78 +303,71 @@ impl Grid {
         Verdict::Allowed
     }
 
-    /// The empty cells along `direction`, within four steps of `index`, that a black stone would
-    /// turn into a five through `index`, as their offsets from it.
-    fn five_points(&mut self, index: usize, direction: (isize, isize)) -> Vec<isize> {
-        let mut points = Vec::new();
+    /// The empty cells along `line`, within four steps of `index`, that a black stone would turn
+    /// into a five through `index`: bit `offset + 4` for the cell `offset` steps away.
+    fn five_points(&self, index: usize, line: usize) -> u16 {
+        let mut points = 0;
         for offset in (-4..=4).filter(|&o| o != 0) {
-            let Some(cell) = self.step(index, direction, offset) else {
+            let Some(cell) = self.step(index, line, offset) else {
                 continue;
             };
-            if self.cells[cell].is_some() {
+            if !self.is_empty(Some(cell)) {
                 continue;
             }
-            self.cells[cell] = Some(self.black);
-            let (back, forward) = self.run(index, direction);
+            let (back, forward) = self.with(cell).run(index, line);
             if back + forward + 1 == 5 && (-back..=forward).contains(&offset) {
-                points.push(offset);
+                points |= 1 << (offset + 4);
             }
-            self.cells[cell] = None;
         }
         points
     }
 
-    /// How many fours through `index` lie along `direction`: one for each point that makes a
-    /// five, except that the two ends of a straight four (five steps apart) are one four.
-    fn fours(&mut self, index: usize, direction: (isize, isize)) -> usize {
-        let points = self.five_points(index, direction);
-        let straight = points
-            .iter()
-            .filter(|&&a| points.contains(&(a + 5)))
-            .count();
-        points.len() - straight
+    /// How many fours through `index` lie along `line`: one for each point that makes a five,
+    /// except that the two ends of a straight four (five steps apart) are one four.
+    fn fours(&self, index: usize, line: usize) -> u32 {
+        let points = self.five_points(index, line);
+        points.count_ones() - (points & (points >> 5)).count_ones()
     }
 
-    /// Whether a three through `index` lies along `direction`: an empty cell there whose black
-    /// stone makes a straight four through `index`, is itself allowed, and makes no five.
-    fn is_three(&mut self, index: usize, direction: (isize, isize)) -> bool {
-        for offset in (-4..=4).filter(|&o| o != 0) {
-            let Some(cell) = self.step(index, direction, offset) else {
-                continue;
+    /// Whether a three through `index` lies along `line`: an empty cell there whose black stone
+    /// makes a straight four through `index`, is itself allowed, and makes no five.
+    fn is_three(&self, index: usize, line: usize) -> bool {
+        (-4..=4).filter(|&o| o != 0).any(|offset| {
+            let Some(cell) = self.step(index, line, offset) else {
+                return false;
             };
-            if self.cells[cell].is_some() {
-                continue;
+            if !self.is_empty(Some(cell)) {
+                return false;
             }
-            self.cells[cell] = Some(self.black);
-            let three = self.is_straight_four(index, direction, offset)
-                && matches!(self.verdict(cell), Verdict::Allowed);
-            self.cells[cell] = None;
-            if three {
-                return true;
-            }
-        }
-        false
+            let tried = self.with(cell);
+            tried.is_straight_four(index, line, offset)
+                && matches!(tried.verdict(cell), Verdict::Allowed)
+        })
     }
 
-    /// Whether the black run through `index` along `direction` is a straight four that includes
-    /// the stone `offset` steps away: four in a row, an empty cell at each end, and each of those
+    /// Whether the black run through `index` along `line` is a straight four that includes the
+    /// stone `offset` steps away: four in a row, an empty cell at each end, and each of those
     /// ends a five (not an overline).
-    fn is_straight_four(&self, index: usize, direction: (isize, isize), offset: isize) -> bool {
-        let (back, forward) = self.run(index, direction);
+    fn is_straight_four(&self, index: usize, line: usize, offset: isize) -> bool {
+        let (back, forward) = self.run(index, line);
         if back + forward + 1 != 4 || !(-back..=forward).contains(&offset) {
             return false;
         }
         let (low, high) = (-back - 1, forward + 1);
-        self.is_empty(self.step(index, direction, low))
-            && self.is_empty(self.step(index, direction, high))
-            && !self.is_black(self.step(index, direction, low - 1))
-            && !self.is_black(self.step(index, direction, high + 1))
+        self.is_empty(self.step(index, line, low))
+            && self.is_empty(self.step(index, line, high))
+            && !self.is_black(self.step(index, line, low - 1))
+            && !self.is_black(self.step(index, line, high + 1))
     }
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod oracle;
+
+#[cfg(test)]
+pub(crate) mod tests {
     use super::*;
+    use crate::engine::core::hash::SplitMix;
 
     /// A 15 × 15 board from rows of text (`X` black, `O` white, anything else empty), the rows
     /// given placed from the top.
@@ -460,6 +537,55 @@ mod tests {
         // Six across, and open threes down and on the diagonal.
         let threes = ["", "", "", "", "", ".X.X", "..XX", "XXX.XX"];
         assert_eq!(foul_at(&threes, 7, 3), Some(Foul::DoubleThree));
+    }
+
+    /// A random board of `rows` × `cols` with `stones` stones, most of them black and all within
+    /// a 7 × 7 square, so that black's fouls are common.
+    pub(crate) fn crowded_board(
+        rows: usize,
+        cols: usize,
+        stones: usize,
+        seed: &mut SplitMix,
+    ) -> Vec<Option<Player>> {
+        let mut cells = vec![None; rows * cols];
+        let mut next = |n: usize| (seed.next_key() % n as u64) as usize;
+        let (top, left) = (
+            next(rows.saturating_sub(6).max(1)),
+            next(cols.saturating_sub(6).max(1)),
+        );
+        for _ in 0..stones {
+            let index = (top + next(7)).min(rows - 1) * cols + (left + next(7)).min(cols - 1);
+            cells[index] = Some(if next(3) == 0 { Player::O } else { Player::X });
+        }
+        cells
+    }
+
+    #[test]
+    fn the_in_place_test_gives_the_copying_tests_answer_on_random_boards() {
+        let mut seed = SplitMix::new(11);
+        let mut fouls = [0; 3];
+        for (rows, cols) in [(15, 15), (9, 9), (6, 11), (20, 20)] {
+            for round in 0..400 {
+                let cells = crowded_board(rows, cols, 8 + round % 30, &mut seed);
+                for index in 0..rows * cols {
+                    let expected = oracle::foul(rows, cols, &cells, Player::X, index);
+                    assert_eq!(
+                        foul(rows, cols, &cells, Player::X, index),
+                        expected,
+                        "{rows}x{cols} round {round}, cell {index}: {cells:?}"
+                    );
+                    if let Some(why) = expected {
+                        fouls[why as usize] += 1;
+                    }
+                }
+                let white = oracle::foul(rows, cols, &cells, Player::O, 0);
+                assert_eq!(foul(rows, cols, &cells, Player::O, 0), white);
+            }
+        }
+        assert!(
+            fouls.iter().all(|&n| n > 100),
+            "fouls of each kind: {fouls:?}"
+        );
     }
 
     #[test]

@@ -242,7 +242,8 @@ impl Board {
     /// Whether `side` may not play the empty cell `at`: under renju, black's (the first side's)
     /// forbidden moves; never for white or under another rule. Cheap unless the cell's patterns
     /// could make a foul (two threes, two fours, a four-or-better on one line that may hold two,
-    /// six in a row): those cells get the full recursive test of [`renju::foul`].
+    /// six in a row): those cells get the full recursive test ([`renju::foul_on`]), read on this
+    /// board in place.
     pub fn is_forbidden(&self, at: usize, side: Side) -> bool {
         if side != Side::First || self.geometry.rule() != Rule::Renju {
             return false;
@@ -262,24 +263,7 @@ impl Board {
         if !(fours >= 2 || open_four || threes >= 2 || self.makes_six(at)) {
             return false;
         }
-        let cells: Vec<Option<Player>> = self
-            .playable
-            .iter()
-            .map(|&a| match self.cells[a as usize].stone {
-                BLACK => Some(Player::X),
-                WHITE => Some(Player::O),
-                _ => None,
-            })
-            .collect();
-        let g = self.geometry;
-        renju::foul(
-            g.rows(),
-            g.cols(),
-            &cells,
-            Player::X,
-            self.layout.unpadded(at),
-        )
-        .is_some()
+        renju::foul_on(self, at).is_some()
     }
 
     /// Whether `side` has an empty cell where it makes exactly `threat` and may play. Under renju
@@ -455,6 +439,25 @@ impl Board {
     }
 }
 
+/// The stones as renju's forbidden-point test reads them, in place: the margin is off the board.
+impl renju::Stones for Board {
+    fn step(&self, at: usize, line: usize, steps: isize) -> Option<usize> {
+        let other = at.checked_add_signed(steps * self.layout.steps[line])?;
+        self.cells
+            .get(other)
+            .is_some_and(|cell| cell.stone != WALL)
+            .then_some(other)
+    }
+
+    fn is_black_stone(&self, at: usize) -> bool {
+        self.cells[at].stone == BLACK
+    }
+
+    fn is_empty_cell(&self, at: usize) -> bool {
+        self.cells[at].stone == EMPTY
+    }
+}
+
 /// `packed` with the pattern along `dir` replaced by `pattern`.
 #[inline]
 fn repack(packed: u16, dir: usize, pattern: Pattern) -> u16 {
@@ -465,6 +468,8 @@ fn repack(packed: u16, dir: usize, pattern: Pattern) -> u16 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::game::renju::oracle;
+    use crate::engine::game::renju::tests::crowded_board;
     use crate::engine::gomoku::eval::WEIGHTS;
 
     /// Every cell's patterns, threats and values, the per-side counts, the window sums and the
@@ -523,6 +528,37 @@ mod tests {
             }
         }
         sums
+    }
+
+    #[test]
+    fn renjus_test_on_the_search_board_gives_the_copying_tests_answer() {
+        let mut seed = SplitMix::new(5);
+        let mut forbidden = 0;
+        for side in [15, 9, 20] {
+            let geometry = Geometry::new(side, side, 5)
+                .and_then(|g| g.with_rule(Rule::Renju))
+                .unwrap();
+            let n = geometry.cells();
+            let (rows, cols) = (geometry.rows(), geometry.cols());
+            for round in 0..300 {
+                let cells = crowded_board(rows, cols, 8 + round % 30, &mut seed);
+                let board = Board::new(geometry, &cells, &WEIGHTS);
+                for index in (0..n).filter(|&i| cells[i].is_none()) {
+                    let at = board.layout().padded(index);
+                    let expected = oracle::foul(rows, cols, &cells, Player::X, index);
+                    assert_eq!(
+                        renju::foul_on(&board, at),
+                        expected,
+                        "{side} {round} {index}"
+                    );
+                    // The patterns let through every foul to the full test.
+                    assert_eq!(board.is_forbidden(at, Side::First), expected.is_some());
+                    assert!(!board.is_forbidden(at, Side::Second));
+                    forbidden += usize::from(expected.is_some());
+                }
+            }
+        }
+        assert!(forbidden > 1_000, "{forbidden} forbidden cells");
     }
 
     #[test]

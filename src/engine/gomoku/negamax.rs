@@ -33,11 +33,10 @@ use super::threat::Threat;
 use super::threats::Vcf;
 use crate::engine::core::budget::Budget;
 use crate::engine::core::side::Side;
-use crate::engine::core::table::{Bound, Entry, Table};
+use crate::engine::core::table::{Entry, Table};
 
 /// Win scores (`WIN - p` for a win `p` plies from the root) as the small-board solver counts them.
 pub use crate::engine::core::score::{INFINITY, MATE_BOUND, WIN};
-use crate::engine::core::score::{from_table, to_table};
 
 /// Static evaluations stay within this in absolute value.
 pub const EVAL_MAX: i32 = 30_000;
@@ -252,21 +251,11 @@ impl<'a> Searcher<'a> {
         let Some((best, best_move)) = searched else {
             return 0;
         };
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
         self.table.store(
             key,
             Entry {
-                score: to_table(best, plies),
                 best: (best_move != u16::MAX).then_some(best_move),
-                depth: depth.clamp(-1, 127),
-                proven: false,
-                bound,
+                ..Entry::searched(best, plies, (alpha, beta), depth.clamp(-1, 127))
             },
         );
         best
@@ -316,16 +305,8 @@ impl<'a> Searcher<'a> {
         let Some(entry) = self.table.probe(key) else {
             return Err(None);
         };
-        let score = from_table(entry.score, plies);
-        if entry.depth >= depth {
-            let cut = match entry.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if cut {
-                return Ok(score);
-            }
+        if let Some(score) = entry.cutoff(depth, plies, alpha, beta) {
+            return Ok(score);
         }
         Err(entry.best.map(usize::from))
     }

@@ -570,37 +570,19 @@ fn estimate(value: i32) -> f64 {
     }
 }
 
-/// The analysis when the side to move wins by continuous fours along `line`: its first move is a
-/// proven win in `line.len()` plies (the forcing line's length), every other move a one-ply
-/// estimate.
+/// The analysis when the side to move wins by continuous fours along `line` (padded cells): its
+/// first move a proven win ([`Analysis::forced_win`]), every other move a one-ply estimate.
 fn forced_win(
     position: &Position,
     scoring: Scoring,
-    board: Board,
+    mut board: Board,
     line: Vec<usize>,
     nodes: u64,
 ) -> Analysis {
-    let geometry = position.geometry();
     let side = Side::of(position.to_move());
-    let first = board.layout().unpadded(line[0]);
     let pv: Vec<usize> = line.iter().map(|&a| board.layout().unpadded(a)).collect();
-    let mut board = board;
-    let mut moves = score_moves(&mut board, &[], side, scoring, position);
-    let plies = line.len() as i32;
-    for m in &mut moves {
-        if m.index == first {
-            *m = MoveScore::new(
-                first,
-                Evaluation::Exact(geometry.max_score() - plies),
-                scoring,
-                geometry,
-                position.empty_count(),
-            );
-        }
-    }
-    let mut analysis = Analysis::from_moves(moves, nodes, Some(plies as u32));
-    analysis.pv = pv;
-    analysis
+    let moves = score_moves(&mut board, &[], side, scoring, position);
+    Analysis::forced_win(moves, pv, nodes, position, scoring)
 }
 
 #[cfg(test)]

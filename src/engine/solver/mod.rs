@@ -56,7 +56,7 @@ mod threats;
 mod weights;
 mod windows;
 
-use crate::engine::core::score::{HEURISTIC_MAX, WIN};
+use crate::engine::core::score::HEURISTIC_MAX;
 use crate::engine::core::table::{Replacement, Table};
 use deepening::Solver;
 use root::{RootMove, RootResult};

@@ -20,7 +20,7 @@ use super::grid::Grid;
 use super::pairing::Pairing;
 use super::patterns::Patterns;
 use crate::engine::core::budget::Budget;
-use crate::engine::core::score::{INFINITY, WIN, from_table, to_table};
+use crate::engine::core::score::{INFINITY, WIN};
 use crate::engine::core::side::Side;
 use crate::engine::core::table::{Bound, Entry, Table};
 use crate::engine::game::{Geometry, Rule};
@@ -266,24 +266,15 @@ impl<'t> Negamax<'t> {
             let bonus = i64::from(depth.max(1));
             self.history[cell][side.index()] += bonus * bonus;
         }
-        let bound = if best <= alpha {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
         if !use_table {
             return best;
         }
         self.table.store(
             key,
             Entry {
-                score: to_table(best, ply),
-                bound,
-                depth,
                 proven: self.estimates.none_since(estimates_before),
                 best: best_move.map(|m| self.board.canonical_cell(symmetry, m) as u16),
+                ..Entry::searched(best, ply, (alpha, beta), depth)
             },
         );
         best
@@ -309,19 +300,11 @@ impl<'t> Negamax<'t> {
             .map(usize::from)
             .map(|m| self.board.actual_cell(symmetry, m))
             .filter(|&m| self.board.is_empty(m) && self.board.may_play(m, self.side_at(ply)));
-        if entry.proven || entry.depth >= depth {
-            let score = from_table(entry.score, ply);
-            let usable = match entry.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if usable {
-                if !entry.proven {
-                    self.estimates.count();
-                }
-                return Ok(score);
+        if let Some(score) = entry.cutoff(depth, ply, alpha, beta) {
+            if !entry.proven {
+                self.estimates.count();
             }
+            return Ok(score);
         }
         Err(hash_move)
     }

@@ -4,15 +4,12 @@
 use super::threats::Vcf;
 use super::{
     Analysis, HEURISTIC_MAX, MoveScore, Position, RootMove, RootResult, Scoring, Solver,
-    VCF_DEFENCE_BUDGET, VCF_MAX_FOURS, WIN,
+    VCF_DEFENCE_BUDGET, VCF_MAX_FOURS,
 };
-use crate::engine::core::table::Bound;
 
 impl Solver<'_> {
-    /// The analysis when the side to move wins by continuous fours along `line` (its first
-    /// move, the forced replies, ..., the completing move): that move is a proven win in
-    /// `line.len()` plies, the shortest VCF (a quiet move could in principle win sooner; the
-    /// plies count the forcing line). Every other move gets a one-ply static estimate.
+    /// The analysis when the side to move wins by continuous fours along `line`: its first move
+    /// a proven win ([`Analysis::forced_win`]), every other move a one-ply static estimate.
     pub(super) fn forced_win(
         &mut self,
         position: &Position,
@@ -21,44 +18,25 @@ impl Solver<'_> {
         line: Vec<usize>,
     ) -> Analysis {
         let side = self.root_side;
-        let win = RootResult {
-            value: WIN - line.len() as i32,
-            bound: Bound::Exact,
-            proven: true,
-        };
-        let results: Vec<RootResult> = root
-            .iter()
-            .map(|m| {
-                if m.cell == line[0] {
-                    return win;
-                }
-                self.board.play(m.cell, side);
-                let value = -self.evaluate(side.opponent());
-                self.board.undo(m.cell, side);
-                RootResult {
-                    value: value.min(HEURISTIC_MAX),
-                    bound: Bound::Exact,
-                    proven: false,
-                }
-            })
-            .collect();
         let geometry = position.geometry();
         let moves = root
             .iter()
-            .zip(&results)
-            .map(|(m, r)| {
+            .filter(|m| m.cell != line[0])
+            .map(|m| {
+                self.board.play(m.cell, side);
+                let value = -self.evaluate(side.opponent());
+                self.board.undo(m.cell, side);
+                let estimate = RootResult::exact(value.min(HEURISTIC_MAX), false);
                 MoveScore::new(
                     m.cell,
-                    r.evaluation(geometry.max_score()),
+                    estimate.evaluation(geometry.max_score()),
                     scoring,
                     geometry,
                     position.empty_count(),
                 )
             })
             .collect();
-        let mut analysis = Analysis::from_moves(moves, self.nodes, Some(line.len() as u32));
-        analysis.pv = line;
-        analysis
+        Analysis::forced_win(moves, line, self.nodes, position, scoring)
     }
 
     /// Marks the root moves after which the opponent has a VCF (found within

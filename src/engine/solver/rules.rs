@@ -15,8 +15,7 @@ use crate::engine::game::End;
 use crate::engine::game::renju;
 use crate::engine::game::{Geometry, Player, Rule};
 
-/// The four line directions as (row, column) steps.
-const DIRECTIONS: [(isize, isize); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
+use renju::DIRECTIONS;
 
 /// The rule of one board and what it needs to know of the board's shape.
 pub struct Rules {
@@ -134,15 +133,14 @@ impl Rules {
         if !self.forbids(side) || !self.could_be_foul(stones, cell) {
             return true;
         }
-        let cells: Vec<Option<Player>> = stones
-            .iter()
-            .map(|&s| match s {
-                0 => None,
-                1 => Some(Player::X),
-                _ => Some(Player::O),
-            })
-            .collect();
-        renju::foul(self.rows, self.cols, &cells, Player::X, cell).is_none()
+        renju::foul_on(
+            &Marks {
+                rules: self,
+                stones,
+            },
+            cell,
+        )
+        .is_none()
     }
 
     /// Whether black can never be forbidden `cell` once white holds `white` too, whatever
@@ -201,6 +199,27 @@ impl Rules {
             }
         }
         lines_with_two >= 2
+    }
+}
+
+/// The solver's stones (0 empty, 1 black, 2 white) as renju's forbidden-point test reads them,
+/// in place.
+struct Marks<'a> {
+    rules: &'a Rules,
+    stones: &'a [u8],
+}
+
+impl renju::Stones for Marks<'_> {
+    fn step(&self, at: usize, line: usize, steps: isize) -> Option<usize> {
+        self.rules.step(at, renju::DIRECTIONS[line], steps)
+    }
+
+    fn is_black_stone(&self, at: usize) -> bool {
+        self.stones[at] == 1
+    }
+
+    fn is_empty_cell(&self, at: usize) -> bool {
+        self.stones[at] == 0
     }
 }
 
