@@ -3,8 +3,8 @@
 // come from POST /v1/move, and the review from POST /v1/review.
 //
 // Modules: api.js (the one request helper), state.js (the state and how cells are named),
-// board.js (the board views), review.js (the review chart), notation.js and records.js (move
-// strings, the address, PSQ and text records).
+// board.js (the board views), review.js (the review chart), analysis.js (variations and set-up
+// positions), notation.js and records.js (move strings, the address, PSQ and text records).
 import { request, Slot, isAbort } from './api.js';
 import {
   $, game, other, variant, isHuman, atEnd, toMove, markOf, cellsAt, wireBoard, positionKey, geometry,
@@ -20,6 +20,9 @@ import {
   coordinate as coordinateOf,
 } from './notation.js';
 import { parseAny, toPsq, toRecord } from './records.js';
+import {
+  branch as startBranch, leaveVariation as restoreGame, setupCells, startSetup, endSetup, cycleCell, clearSetup,
+} from './analysis.js';
 
 const boardEl = $('board');
 const statusEl = $('status');
@@ -50,7 +53,6 @@ const forbiddenSlot = new Slot(); // renju: the points black may not play
 const reviewSlot = new Slot();    // POST /v1/review
 const checkSlot = new Slot();     // loading a game or checking a set-up position
 
-let editCells = null;             // the position being set up, while editing
 let forbiddenKey = null;          // the position the forbidden request in flight is for
 
 function abortRequests() {
@@ -236,7 +238,7 @@ function syncAddress() {
 // Shows move `game.view` of the line and decides what happens next: the human's turn, the AI's,
 // or a position to look at.
 function update({ autoplay = true } = {}) {
-  game.cells = game.phase === 'edit' ? editCells : cellsAt(game.view);
+  game.cells = game.phase === 'edit' ? setupCells() : cellsAt(game.view);
   game.last = game.phase === 'edit' || game.view === 0 ? null : game.moves[game.view - 1];
   if (game.phase === 'edit') { render(); return; }
   const mover = toMove(game.cells);
@@ -263,19 +265,10 @@ function goTo(n) {
   update({ autoplay: to === game.moves.length });
 }
 
-// The line changes at move `game.view`: from an earlier position of the game a variation starts
-// (the game is kept, and "Back to the game" returns to it); inside a variation its tail is replaced.
+// A move at an earlier position starts a variation (analysis.js), and the review no longer
+// matches the line shown.
 function branch() {
-  if (atEnd()) return;
-  if (!game.main) {
-    game.main = { moves: game.moves.slice(), result: game.result, review: game.review };
-    game.variationFrom = game.view;
-  } else {
-    game.variationFrom = Math.min(game.variationFrom, game.view);
-  }
-  game.moves = game.moves.slice(0, game.view);
-  game.result = null;
-  hideReview();
+  if (startBranch()) hideReview();
 }
 
 function leaveVariation() {
@@ -283,11 +276,7 @@ function leaveVariation() {
   abortRequests();
   clearError();
   hideLive();
-  const at = game.variationFrom;
-  game.moves = game.main.moves;
-  game.result = game.main.result;
-  game.main = null;
-  game.variationFrom = null;
+  const at = restoreGame();
   hideReview();
   if (game.result && game.start.every((c) => !c)) reviewGame();
   game.view = at;
@@ -727,29 +716,26 @@ function enterEdit() {
   checkSlot.abort();
   clearError();
   hideLive();
-  editCells = game.cells.slice();
-  game.phase = 'edit';
+  startSetup(game.cells);
   $('edit-bar').hidden = false;
   $('edit-message').textContent = '';
   update();
 }
 
 function leaveEdit() {
-  editCells = null;
+  endSetup();
   $('edit-bar').hidden = true;
-  game.phase = 'viewing';
 }
 
 function editCell(index) {
-  const order = [null, 'X', 'O'];
-  editCells[index] = order[(order.indexOf(editCells[index]) + 1) % 3];
+  cycleCell(index);
   $('edit-message').textContent = '';
   update();
 }
 
 async function finishEdit() {
   const controller = checkSlot.start();
-  const cells = editCells.slice();
+  const cells = setupCells().slice();
   $('edit-message').textContent = 'Checking the position\u2026';
   let status;
   try {
@@ -810,7 +796,7 @@ $('new-game').addEventListener('click', newGame);
 undoBtn.addEventListener('click', undo);
 editBtn.addEventListener('click', enterEdit);
 $('edit-done').addEventListener('click', finishEdit);
-$('edit-clear').addEventListener('click', () => { editCells = editCells.map(() => null); $('edit-message').textContent = ''; update(); });
+$('edit-clear').addEventListener('click', () => { clearSetup(); $('edit-message').textContent = ''; update(); });
 $('edit-cancel').addEventListener('click', () => { checkSlot.abort(); leaveEdit(); update({ autoplay: false }); });
 $('retry').addEventListener('click', () => {
   const again = game.retry;

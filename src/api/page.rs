@@ -53,7 +53,7 @@ const fn css(body: &'static str) -> Asset {
 
 /// Every file under `/static/`, by name: the page's ES modules (`app.js` imports the others), its
 /// style sheets and the search-tree view. Nothing else is served there.
-static ASSETS: [(&str, Asset); 10] = [
+static ASSETS: [(&str, Asset); 11] = [
     ("app.js", js(include_str!("../../static/app.js"))),
     ("api.js", js(include_str!("../../static/api.js"))),
     ("state.js", js(include_str!("../../static/state.js"))),
@@ -61,6 +61,7 @@ static ASSETS: [(&str, Asset); 10] = [
     ("review.js", js(include_str!("../../static/review.js"))),
     ("notation.js", js(include_str!("../../static/notation.js"))),
     ("records.js", js(include_str!("../../static/records.js"))),
+    ("analysis.js", js(include_str!("../../static/analysis.js"))),
     ("app.css", css(include_str!("../../static/app.css"))),
     ("trace.js", js(include_str!("../../static/trace.js"))),
     ("trace.css", css(include_str!("../../static/trace.css"))),

@@ -8,7 +8,7 @@ use crate::helpers::TestApp;
 const JS: &str = "text/javascript; charset=utf-8";
 
 /// Each file of the page with the content type it must be served with.
-const FILES: [(&str, &str); 11] = [
+const FILES: [(&str, &str); 12] = [
     ("/", "text/html; charset=utf-8"),
     ("/static/app.js", JS),
     ("/static/api.js", JS),
@@ -17,6 +17,7 @@ const FILES: [(&str, &str); 11] = [
     ("/static/review.js", JS),
     ("/static/notation.js", JS),
     ("/static/records.js", JS),
+    ("/static/analysis.js", JS),
     ("/static/app.css", "text/css; charset=utf-8"),
     ("/static/trace.js", JS),
     ("/static/trace.css", "text/css; charset=utf-8"),
@@ -179,6 +180,7 @@ async fn every_module_the_page_imports_is_served_as_javascript() {
     assert_eq!(
         seen,
         [
+            "analysis.js",
             "api.js",
             "app.js",
             "board.js",
