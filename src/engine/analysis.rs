@@ -3,7 +3,7 @@
 //! These are plain data types shared by the solved table, the search and [`suggest`](super::suggest);
 //! they depend on neither, so the engine has no import cycle.
 
-use crate::engine::game::Geometry;
+use crate::engine::game::{Geometry, Position};
 
 /// How scores are counted. Scores are always from the mover's point of view.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -294,7 +294,7 @@ impl Analysis {
         mut moves: Vec<MoveScore>,
         pv: Vec<usize>,
         nodes: u64,
-        position: &super::Position,
+        position: &Position,
         scoring: Scoring,
     ) -> Self {
         let geometry = position.geometry();
