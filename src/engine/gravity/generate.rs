@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use super::board::{Board, Shape};
 use super::book::Book;
 use super::book::BookError;
-use super::search::{Searcher, unlimited};
+use super::search::{Prover, unlimited};
 use super::table::{Bounds, Table};
 use crate::engine::game::Geometry;
 
@@ -151,13 +151,13 @@ impl BookBuilder {
                 let (next, boards) = (&next, &boards);
                 scope.spawn(move || {
                     let table = Table::borrow();
-                    let mut searcher = Searcher::new(shape, &table, None, unlimited());
+                    let mut prover = Prover::new(shape, &table, None, unlimited());
                     while let Some(board) = boards.get(next.fetch_add(1, Ordering::Relaxed)) {
                         let score = if board.can_win_next(shape) {
-                            searcher.win_now(board)
+                            prover.win_now(board)
                         } else {
-                            let (lower, upper) = searcher.score_range(board);
-                            searcher.narrow(board, Bounds { lower, upper }, false).lower
+                            let (lower, upper) = prover.score_range(board);
+                            prover.narrow(board, Bounds { lower, upper }, false).lower
                         };
                         solved(
                             board.canonical_key(shape),

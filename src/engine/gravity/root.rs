@@ -6,7 +6,7 @@ use super::bits::Bits;
 use super::board::{Board, Shape};
 use super::book::{self, Book};
 use super::score::evaluation;
-use super::search::{Searcher, budget_of};
+use super::search::{Prover, budget_of};
 use super::table::{Bounds, Table};
 use crate::engine::analysis::{Analysis, MoveScore, Scoring};
 use crate::engine::game::{Geometry, Position};
@@ -63,16 +63,16 @@ pub fn position_value<B: Bits>(position: &Position, limits: &SearchLimits) -> So
     let board = board_of(position, &shape);
     let table = Table::borrow();
     let book = book_for(geometry);
-    let mut searcher = Searcher::new(&shape, &table, book, budget_of(limits));
+    let mut prover = Prover::new(&shape, &table, book, budget_of(limits));
     let in_book =
         book.and_then(|book| book.get(board.canonical_key(&shape).to_u128(), board.moves));
     let bounds = if board.can_win_next(&shape) {
-        Bounds::exact(searcher.win_now(&board))
+        Bounds::exact(prover.win_now(&board))
     } else if let Some(score) = in_book {
         Bounds::exact(score)
     } else {
-        let (lower, upper) = searcher.score_range(&board);
-        searcher.narrow(&board, Bounds { lower, upper }, false)
+        let (lower, upper) = prover.score_range(&board);
+        prover.narrow(&board, Bounds { lower, upper }, false)
     };
     let value = MoveScore::new(
         0,
@@ -84,7 +84,7 @@ pub fn position_value<B: Bits>(position: &Position, limits: &SearchLimits) -> So
     .value;
     Solution {
         value,
-        nodes: searcher.nodes,
+        nodes: prover.nodes,
     }
 }
 
@@ -114,8 +114,8 @@ pub fn scored_moves<B: Bits>(
     } else {
         ANALYSIS_THREADS
     };
-    let mut searchers: Vec<Searcher<'_, B>> = (0..threads)
-        .map(|_| Searcher::new(&shape, &table, book, budget_of(limits)))
+    let mut provers: Vec<Prover<'_, B>> = (0..threads)
+        .map(|_| Prover::new(&shape, &table, book, budget_of(limits)))
         .collect();
     let cols = geometry.cols();
     let playable = shape.playable(board.mask);
@@ -125,7 +125,7 @@ pub fn scored_moves<B: Bits>(
     for (c, entry) in columns.iter_mut().enumerate() {
         let bit = playable & shape.column(c as u32);
         if bit != B::ZERO {
-            *entry = Some(first_bounds(&mut searchers[0], &board, bit, wins, book));
+            *entry = Some(first_bounds(&mut provers[0], &board, bit, wins, book));
         }
     }
     // Outcomes first, then lengths; on a symmetric board the mirror twin of a column is skipped
@@ -138,7 +138,7 @@ pub fn scored_moves<B: Bits>(
             .filter(|&c| !(symmetric && c > cols - 1 - c))
             .filter(|&c| matches!(columns[c], Some((Some(_), _))))
             .collect();
-        narrow_columns(&mut searchers, &mut columns, &pending, sign_only);
+        narrow_columns(&mut provers, &mut columns, &pending, sign_only);
     }
     if symmetric {
         for c in 0..cols {
@@ -147,7 +147,7 @@ pub fn scored_moves<B: Bits>(
             }
         }
     }
-    let nodes = searchers.iter().map(|s| s.nodes).sum();
+    let nodes = provers.iter().map(|s| s.nodes).sum();
     let empty = position.empty_count();
     let mut moves: Vec<MoveScore> = columns
         .iter()
@@ -166,26 +166,24 @@ pub fn scored_moves<B: Bits>(
     Analysis::from_moves(moves, nodes, None)
 }
 
-/// Narrows the moves of the `pending` columns (in that order), each by the first searcher that
-/// is free: one column at a time with one searcher, on scoped threads with more.
+/// Narrows the moves of the `pending` columns (in that order), each by the first prover that
+/// is free: one column at a time with one prover, on scoped threads with more.
 fn narrow_columns<B: Bits>(
-    searchers: &mut [Searcher<'_, B>],
+    provers: &mut [Prover<'_, B>],
     columns: &mut Columns<B>,
     pending: &[usize],
     sign_only: bool,
 ) {
-    let narrow = |searcher: &mut Searcher<'_, B>, (child, bounds): (Option<Board<B>>, Bounds)| {
+    let narrow = |prover: &mut Prover<'_, B>, (child, bounds): (Option<Board<B>>, Bounds)| {
         let child = child.expect("a pending column has a child to search");
-        let ours = searcher
-            .narrow(&child, bounds.negated(), sign_only)
-            .negated();
+        let ours = prover.narrow(&child, bounds.negated(), sign_only).negated();
         let settled = ours.lower == ours.upper;
         (if settled { None } else { Some(child) }, ours)
     };
-    if searchers.len() == 1 || pending.len() < 2 {
+    if provers.len() == 1 || pending.len() < 2 {
         for &c in pending {
             let entry = columns[c].expect("a pending column is playable");
-            columns[c] = Some(narrow(&mut searchers[0], entry));
+            columns[c] = Some(narrow(&mut provers[0], entry));
         }
         return;
     }
@@ -194,13 +192,13 @@ fn narrow_columns<B: Bits>(
     let next = AtomicUsize::new(0);
     let shared = Mutex::new(std::mem::take(columns));
     std::thread::scope(|scope| {
-        for searcher in searchers.iter_mut() {
+        for prover in provers.iter_mut() {
             let (next, shared, narrow) = (&next, &shared, &narrow);
             scope.spawn(move || {
                 while let Some(&c) = pending.get(next.fetch_add(1, Ordering::Relaxed)) {
                     let entry = shared.lock().expect("no narrowing panics holding it")[c]
                         .expect("a pending column is playable");
-                    let result = narrow(searcher, entry);
+                    let result = narrow(prover, entry);
                     shared.lock().expect("no narrowing panics holding it")[c] = Some(result);
                 }
             });
@@ -213,28 +211,28 @@ fn narrow_columns<B: Bits>(
 /// fills the board, lets the opponent win at once or reaches a book position (then no child
 /// is left to search), else the child to search and the widest bounds on its score.
 fn first_bounds<B: Bits>(
-    searcher: &mut Searcher<'_, B>,
+    prover: &mut Prover<'_, B>,
     board: &Board<B>,
     bit: B,
     wins: B,
     book: Option<&Book>,
 ) -> (Option<Board<B>>, Bounds) {
-    let shape = searcher.shape;
+    let shape = prover.shape;
     let exact = |score| (None, Bounds::exact(score));
     if bit & wins != B::ZERO {
-        return exact(searcher.win_now(board));
+        return exact(prover.win_now(board));
     }
     let child = board.play(bit);
     if child.moves == shape.cells {
         exact(0)
     } else if child.can_win_next(shape) {
-        exact(-searcher.win_now(&child))
+        exact(-prover.win_now(&child))
     } else if let Some(score) =
         book.and_then(|book| book.get(child.canonical_key(shape).to_u128(), child.moves))
     {
         exact(-score)
     } else {
-        let (lower, upper) = searcher.score_range(&child);
+        let (lower, upper) = prover.score_range(&child);
         (Some(child), Bounds { lower, upper }.negated())
     }
 }

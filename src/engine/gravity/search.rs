@@ -31,9 +31,10 @@ type Ordered = ([(u8, u8); super::MAX_SIDE], usize, (i32, i32));
 /// Enhanced transposition cutoffs are tried at nodes with more empty cells than this.
 const ETC_BEFORE_END: i32 = 10;
 
-/// One search over one board size, with its table; successive searches (the columns of one
+/// The exact search that proves a gravity position's score (not the gomoku search's selective
+/// `Searcher`): one board size, with its table; successive searches (the columns of one
 /// position) share the table.
-pub struct Searcher<'a, B: Bits> {
+pub struct Prover<'a, B: Bits> {
     pub shape: &'a Shape<B>,
     table: &'a Table,
     book: Option<&'a Book>,
@@ -44,7 +45,7 @@ pub struct Searcher<'a, B: Bits> {
     pub stopped: bool,
 }
 
-impl<'a, B: Bits> Searcher<'a, B> {
+impl<'a, B: Bits> Prover<'a, B> {
     pub fn new(
         shape: &'a Shape<B>,
         table: &'a Table,
