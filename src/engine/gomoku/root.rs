@@ -10,6 +10,7 @@ use super::threats::{Vcf, Vct};
 use crate::engine::analysis::{Analysis, Evaluation, MoveScore, Scoring};
 use crate::engine::core::budget::Budget;
 use crate::engine::core::deadline::Deadline;
+use crate::engine::core::score::{self, EvalScale};
 use crate::engine::core::side::Side;
 use crate::engine::core::table::{Replacement, Table};
 use crate::engine::game::Position;
@@ -39,11 +40,12 @@ const VCT_PASS_BUDGET: u64 = 40_000;
 /// many hold, and then on while the checks together have taken fewer nodes than the pass check
 /// was allowed; only the moves that hold are searched.
 const SAFE_MOVES_WANTED: usize = 5;
-/// Divisor before `tanh` when reporting an evaluation (a window sum ahead by 300, about a live
-/// three and a two more, reports 0.27: "in its favour" in the explanation), and the band the
-/// evaluations fill.
-const ESTIMATE_SCALE: f64 = 1_000.0;
-const EVAL_BAND: f64 = 0.9;
+/// The evaluation on the estimate scale: a window sum ahead by 300, about a live three and a two
+/// more, reports 0.27 ("in its favour" in the explanation).
+const SCALE: EvalScale = EvalScale {
+    max: EVAL_MAX,
+    divisor: 1_000.0,
+};
 /// A node of this search costs 9/10 of a unit of the service's work budget (which is calibrated for
 /// the small-board solver), so that on the development machine the median 15 × 15 midgame search
 /// stops on its budget, reproducibly, after about two thirds of its limit. Measured in matches
@@ -550,24 +552,10 @@ fn score_moves(
         .collect()
 }
 
-/// An internal score mapped strictly inside (-1, 1), keeping its order: evaluations inside
-/// ±[`EVAL_BAND`] (`tanh` of the evaluation over [`ESTIMATE_SCALE`]), searched wins above them
-/// and losses below (the search does not prove them, see the module docs), the nearer win
-/// higher and the nearer loss lower. (With one `tanh` over everything, a loss for every move
-/// once rounded to the same number for all of them, and the block that resisted longest lost
-/// its place to the lowest cell.)
+/// An internal score on the estimate scale: searched wins and losses are not proven here (see
+/// the module docs), so they stay estimates beyond the band.
 fn estimate(value: i32) -> f64 {
-    /// How far from the root a searched win or loss can be counted, in plies.
-    const FAR: f64 = 1_001.0;
-    let mate =
-        |plies: i32| EVAL_BAND + (0.998 - EVAL_BAND) * (1.0 - f64::from(plies.min(1_000)) / FAR);
-    if value > MATE_BOUND {
-        mate(WIN - value)
-    } else if value < -MATE_BOUND {
-        -mate(WIN + value)
-    } else {
-        EVAL_BAND * (f64::from(value.clamp(-EVAL_MAX, EVAL_MAX)) / ESTIMATE_SCALE).tanh()
-    }
+    score::estimate(value, SCALE)
 }
 
 /// The analysis when the side to move wins by continuous fours along `line` (padded cells): its

@@ -3,10 +3,12 @@
 
 use super::table::Bounds;
 use crate::engine::analysis::Evaluation;
+use crate::engine::core::score;
 
 /// What a score known to lie in `bounds` says of a position with `moves` stones on a board of
-/// `cells`: the depth score once the bounds meet, else an estimate strictly inside (-1, 1).
-/// Above 0.9 (below -0.9) the win (loss) is proven but not its length.
+/// `cells`: the depth score once the bounds meet, else an estimate on the engine's one scale
+/// ([`score::EVAL_BAND`]): beyond ±0.9 the win (loss) is proven but not its length, the higher
+/// the sooner it can come; inside, the middle of the bounds as a fraction of the largest score.
 pub fn evaluation(bounds: Bounds, moves: i32, cells: i32) -> Evaluation {
     let Bounds { lower, upper } = bounds;
     if lower == upper {
@@ -18,16 +20,15 @@ pub fn evaluation(bounds: Bounds, moves: i32, cells: i32) -> Evaluation {
         });
     }
     let most = f64::from(((cells + 1) / 2).max(1));
-    let estimate = if lower > 0 {
-        0.9 + 0.09 * f64::from(lower) / most
+    Evaluation::Heuristic(if lower > 0 {
+        score::estimate_of_win(f64::from(lower) / most)
     } else if upper < 0 {
-        -0.9 + 0.09 * f64::from(upper) / most
+        -score::estimate_of_win(f64::from(-upper) / most)
     } else {
         let lower = f64::from(lower).max(-most);
         let upper = f64::from(upper).min(most);
-        0.8 * (lower + upper) / 2.0 / most
-    };
-    Evaluation::Heuristic(estimate.clamp(-0.999, 0.999))
+        score::estimate_of_evaluation((lower + upper) / 2.0 / most)
+    })
 }
 
 /// Plies to the end for a proven win (positive) or loss (negative) Pons `score`, from a

@@ -6,8 +6,15 @@
 //! keeps both sums up to date on every move ([`Grid::weight`], [`Grid::centre`]).
 
 use super::grid::Grid;
-use crate::engine::core::score::HEURISTIC_MAX;
+use crate::engine::core::score::{EvalScale, HEURISTIC_MAX};
 use crate::engine::core::side::Side;
+
+/// The evaluation on the estimate scale: an evaluation of 2,000 reports as 0.69. One past
+/// [`HEURISTIC_MAX`] is a bound beyond every evaluation, and keeps its place above them.
+pub const SCALE: EvalScale = EvalScale {
+    max: HEURISTIC_MAX + 1,
+    divisor: 2_000.0,
+};
 
 /// A small bonus for having the move, in evaluation units.
 const TEMPO: i64 = 2;

@@ -1,6 +1,7 @@
 //! The root: its moves (twins under symmetry searched once), what the search knows about each,
 //! and one iteration over them at a given depth.
 
+use super::eval;
 use super::negamax::Negamax;
 use crate::engine::analysis::Evaluation;
 use crate::engine::core::score::{
@@ -59,7 +60,7 @@ impl RootResult {
         if self.is_proven_exact() {
             Evaluation::Exact(depth_score(self.value, max_score))
         } else {
-            Evaluation::Heuristic(estimate(self.value))
+            Evaluation::Heuristic(estimate(self.value, eval::SCALE))
         }
     }
 }
