@@ -22,8 +22,6 @@ pub struct Budget {
     /// even while held.
     hard_stop: bool,
     held: bool,
-    /// While suspended nothing stops the search (see [`Budget::suspend`]).
-    suspended: bool,
 }
 
 impl Budget {
@@ -37,7 +35,6 @@ impl Budget {
             stopped: false,
             hard_stop: false,
             held: false,
-            suspended: false,
         }
     }
 
@@ -45,12 +42,6 @@ impl Budget {
     pub fn counted(mut self, nodes: u64) -> Self {
         self.nodes = nodes;
         self
-    }
-
-    /// While suspended, nothing stops the search, not even the deadline: the solver's first
-    /// iteration (one ply deep, so quick) must complete, since it is the answer of last resort.
-    pub fn suspend(&mut self, suspended: bool) {
-        self.suspended = suspended;
     }
 
     /// Counts `work` units of work that are not nodes.
@@ -67,8 +58,8 @@ impl Budget {
 
     /// While held, the work budget counts but does not stop the search, so the first iteration
     /// completes on a reproducible budget. The deadline still stops it: a first iteration that
-    /// runs long (chains of forced replies in a crowded position) must not hang the caller, and
-    /// the root then answers with the best move found so far.
+    /// runs long (chains of forced replies in a crowded position) must not hang the caller
+    /// ([`crate::engine::core::deepening`]).
     pub fn hold(&mut self, held: bool) {
         self.held = held;
     }
@@ -81,9 +72,6 @@ impl Budget {
         let before = self.nodes / CHECK_INTERVAL;
         self.nodes += n;
         // Also on the first count: a search whose deadline has already passed does not start.
-        if self.suspended {
-            return false;
-        }
         if !self.hard_stop && (first || self.nodes / CHECK_INTERVAL != before) {
             // Even a held search stops at the deadline, and at many times its work budget (a
             // search without a deadline must end too).

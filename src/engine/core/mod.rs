@@ -1,12 +1,14 @@
-//! The search core both searches share: the side to move ([`side`]), scores and their
-//! conversions to the API's values and the table's node-relative form ([`score`]), the work
-//! budget ([`budget`]), the hard stop of a search, its deadline or its caller's cancel
+//! The search core the searches share: the side to move ([`side`]), scores and their
+//! conversions to the API's values, the one estimate scale and the table's node-relative form
+//! ([`score`]), the work budget ([`budget`]), the iterative-deepening loop of the two
+//! depth-limited searches ([`deepening`]), the hard stop of a search, its deadline or its caller's cancel
 //! ([`deadline`]), the pool every search borrows its transposition table from ([`pool`]), the
 //! solver's and the big-board engine's table ([`table`]; the gravity solver's has its own entry
 //! layout, from the same pool), and the hashing behind their Zobrist keys ([`hash`]).
 
 pub mod budget;
 pub mod deadline;
+pub mod deepening;
 pub mod hash;
 pub mod pool;
 pub mod score;

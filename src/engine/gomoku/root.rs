@@ -10,6 +10,7 @@ use super::threats::{Vcf, Vct};
 use crate::engine::analysis::{Analysis, Evaluation, MoveScore, Scoring};
 use crate::engine::core::budget::Budget;
 use crate::engine::core::deadline::Deadline;
+use crate::engine::core::deepening::{self, Deepening, Pass};
 use crate::engine::core::score::{self, EvalScale};
 use crate::engine::core::side::Side;
 use crate::engine::core::table::{Replacement, Table};
@@ -131,15 +132,18 @@ pub fn search(position: &Position, scoring: Scoring, limits: &SearchLimits) -> A
     let last_depth = limits
         .max_depth
         .map_or(MAX_DEPTH, |d| (d as i32).clamp(1, MAX_DEPTH));
-    let (pv, completed) = deepen(
-        &mut searcher,
-        &mut root,
+    let mut iterations = Iterations {
+        pv: vec![root[0].at as u16],
+        searcher: &mut searcher,
+        root: &mut root,
         side,
-        last_depth,
-        open_moves(limits),
-        threatened.then_some(&mut vct),
-        &limits.progress,
-    );
+        open: open_moves(limits),
+        threat_check: threatened.then_some(&mut vct),
+        checks: Checks::default(),
+        progress: &limits.progress,
+    };
+    let completed = deepening::deepen(&mut iterations, last_depth);
+    let pv = iterations.pv;
     let nodes = searcher.budget.nodes();
     let moves = score_moves(&mut searcher.board, &root, side, scoring, position);
     let mut analysis = Analysis::from_moves(moves, nodes, Some(completed.max(1) as u32));
@@ -174,60 +178,64 @@ fn preference(board: &Board, analysis: &Analysis, side: Side) -> Vec<usize> {
     cells.into_iter().map(|(_, _, cell)| cell).collect()
 }
 
-/// Iterative deepening from depth 1 to `last_depth` until the budget stops it: the principal
-/// variation and the last depth completed. With `threat_check` (the root moves were checked for
-/// a VCT they leave the opponent), the best move is checked again after each iteration.
-fn deepen(
-    searcher: &mut Searcher,
-    root: &mut [RootMove],
+/// The big-board search's iterations, for the one driver ([`deepening::deepen`]): PVS over the
+/// root moves, the principal variation of the last iteration, and with `threat_check` (the
+/// root moves were checked for a VCT they leave the opponent) the best move checked again after
+/// each iteration.
+struct Iterations<'s, 'r> {
+    searcher: &'s mut Searcher<'r>,
+    root: &'s mut [RootMove],
     side: Side,
-    last_depth: i32,
     open: usize,
-    mut threat_check: Option<&mut Vct>,
-    progress: &Progress,
-) -> (Vec<u16>, i32) {
-    let mut completed = 0;
-    let mut pv: Vec<u16> = vec![root[0].at as u16];
-    let mut checks = Checks::default();
-    for depth in 1..=last_depth {
-        if depth > 1 && searcher.budget.stopped() {
-            break;
-        }
-        searcher.budget.hold(depth == 1);
-        let Some((line, full)) = iterate(searcher, root, depth, side, open) else {
+    threat_check: Option<&'s mut Vct>,
+    checks: Checks,
+    progress: &'s Progress,
+    pv: Vec<u16>,
+}
+
+impl Deepening for Iterations<'_, '_> {
+    fn budget(&mut self) -> &mut Budget {
+        &mut self.searcher.budget
+    }
+
+    fn iterate(&mut self, depth: i32) -> Pass {
+        let Some((line, full)) = iterate(self.searcher, self.root, depth, self.side, self.open)
+        else {
             if depth == 1 {
                 // The deadline came before one move was searched: answer with the move the
                 // one-ply evaluation likes best rather than an arbitrary one.
-                order_by_one_ply(&mut searcher.board, root, side);
-                pv = vec![root[0].at as u16];
+                order_by_one_ply(&mut self.searcher.board, self.root, self.side);
+                self.pv = vec![self.root[0].at as u16];
             }
-            break;
+            return Pass::Stopped;
         };
-        pv = line;
-        if let Some(vct) = threat_check.as_deref_mut()
-            && recheck_best(searcher, root, side, vct, &mut checks)
+        self.pv = line;
+        if let Some(vct) = self.threat_check.as_deref_mut()
+            && recheck_best(self.searcher, self.root, self.side, vct, &mut self.checks)
         {
-            pv = vec![root[0].at as u16];
+            self.pv = vec![self.root[0].at as u16];
         }
         if !full {
-            break;
+            return Pass::Stopped;
         }
-        completed = depth;
-        progress.report(|| {
-            let layout = searcher.board.layout();
+        self.progress.report(|| {
+            let layout = self.searcher.board.layout();
             Iteration {
                 depth: depth as u32,
-                nodes: searcher.budget.nodes(),
-                best: layout.unpadded(root[0].at),
-                evaluation: Evaluation::Heuristic(estimate(root[0].score)),
-                pv: pv.iter().map(|&a| layout.unpadded(a as usize)).collect(),
+                nodes: self.searcher.budget.nodes(),
+                best: layout.unpadded(self.root[0].at),
+                evaluation: Evaluation::Heuristic(estimate(self.root[0].score)),
+                pv: self
+                    .pv
+                    .iter()
+                    .map(|&a| layout.unpadded(a as usize))
+                    .collect(),
             }
         });
-        if root[0].score.abs() > MATE_BOUND {
-            break;
+        Pass::Complete {
+            done: self.root[0].score.abs() > MATE_BOUND,
         }
     }
-    (pv, completed)
 }
 
 /// One iteration at `depth`: every root move searched, the best first (PVS: the first `open`

@@ -1,6 +1,6 @@
 //! Iterative deepening: the position to analyse, its root moves, and the iterations at growing
 //! depth until the root is proven, the depth limit is reached or the budget runs out; the answer
-//! is the last completed iteration (the first iteration always completes).
+//! is the last completed iteration (or the one-ply values, when the deadline stops the first).
 
 use super::board::Board;
 use super::eval;
@@ -13,6 +13,7 @@ use super::root::{RootMove, RootPass, RootResult, RootSearch};
 use crate::engine::analysis::{Analysis, MoveScore, Scoring};
 use crate::engine::core::budget::Budget;
 use crate::engine::core::deadline::Deadline;
+use crate::engine::core::deepening::{self, Deepening, Pass};
 use crate::engine::core::score::INFINITY;
 use crate::engine::core::side::Side;
 use crate::engine::core::table::Table;
@@ -111,7 +112,7 @@ impl<'t> Solver<'t> {
             })
             .collect();
         let mut analysis =
-            Analysis::from_moves(moves, search.budget.nodes(), Some(completed as u32));
+            Analysis::from_moves(moves, search.budget.nodes(), Some(completed.max(1) as u32));
         let best = root
             .iter()
             .find(|m| m.cell == analysis.best)
@@ -126,8 +127,9 @@ impl<'t> Solver<'t> {
     }
 }
 
-/// The iterations at growing depth over `root`: the results of the last one completed (or the
-/// proven part of an aborted one) and its depth.
+/// The iterations at growing depth over `root`, run by the one driver ([`deepening::deepen`]):
+/// the results of the last one completed (or the proven part of a stopped one, over the one-ply
+/// values when the first was stopped) and its depth.
 fn iterate(
     search: &mut Negamax<'_>,
     geometry: Geometry,
@@ -138,68 +140,107 @@ fn iterate(
     let last_depth = limits
         .max_depth
         .map_or(empties, |d| d.clamp(1, empties as u32) as i32);
-    // Small boards jump from a shallow iteration straight to the full-depth proof: the
-    // heuristic iterations in between cost more than they save there.
-    let jump_to_proof = empties <= PROOF_JUMP_EMPTIES && last_depth == empties;
-    // Where proof-number search proves draws faster than alpha-beta, it runs after the
-    // shallow iterations (the fallback answer).
-    let mut draw_proof = draw_proof_applies(geometry, last_depth == empties);
-    let mut results: Vec<RootResult> = Vec::new();
-    let mut completed = 0;
-    let mut depth = 1;
-    let mut iterations = RootSearch {
-        search,
-        moves: root,
+    let mut iterations = Iterations {
+        // Small boards jump from a shallow iteration straight to the full-depth proof: the
+        // heuristic iterations in between cost more than they save there.
+        jump_to_proof: empties <= PROOF_JUMP_EMPTIES && last_depth == empties,
+        // Where proof-number search proves draws faster than alpha-beta, it runs after the
+        // shallow iterations (the fallback answer).
+        draw_proof: draw_proof_applies(geometry, last_depth == empties),
+        root: RootSearch {
+            search,
+            moves: root,
+        },
+        geometry,
+        limits,
+        results: Vec::new(),
+        empties,
+        last_depth,
     };
-    while depth <= last_depth {
-        if jump_to_proof && depth > SHALLOW_DEPTH {
-            depth = last_depth;
-        }
-        iterations.search.budget.suspend(depth == 1);
-        if depth > 1 && iterations.search.budget.spent() {
-            break;
-        }
-        if draw_proof && depth > SHALLOW_DEPTH {
-            draw_proof = false;
-            if let Some(draw) = prove_draw(iterations.search, geometry, root, limits.every_move()) {
-                return (draw_results(root, &draw), empties);
-            }
-            if iterations.search.budget.stopped() {
-                break;
-            }
-        }
-        let full_depth = depth == empties;
-        let iteration = if limits.every_move() {
-            iterations.iterate_all_moves(&results, depth, full_depth)
-        } else if full_depth {
-            iterations.prove_best_move(&results, depth)
+    let completed = deepening::deepen(&mut iterations, last_depth);
+    (iterations.results, completed)
+}
+
+/// The solver's iterations: the root search, the results of the last iteration, and the
+/// depth policy (a jump to the full-depth proof on small boards, a draw proof after the shallow
+/// iterations where it applies).
+struct Iterations<'s, 't> {
+    root: RootSearch<'s, 't>,
+    geometry: Geometry,
+    limits: &'s SearchLimits,
+    results: Vec<RootResult>,
+    empties: i32,
+    last_depth: i32,
+    jump_to_proof: bool,
+    draw_proof: bool,
+}
+
+impl Deepening for Iterations<'_, '_> {
+    fn budget(&mut self) -> &mut Budget {
+        &mut self.root.search.budget
+    }
+
+    fn next_depth(&self, depth: i32) -> i32 {
+        if self.jump_to_proof && depth + 1 > SHALLOW_DEPTH {
+            self.last_depth.max(depth + 1)
         } else {
-            iterations.iterate_best_move(&results, depth, -INFINITY, INFINITY)
+            depth + 1
+        }
+    }
+
+    fn iterate(&mut self, depth: i32) -> Pass {
+        let root = self.root.moves;
+        if self.draw_proof && depth > SHALLOW_DEPTH {
+            self.draw_proof = false;
+            let every_move = self.limits.every_move();
+            if let Some(draw) = prove_draw(self.root.search, self.geometry, root, every_move) {
+                self.results = draw_results(root, &draw);
+                return Pass::Solved;
+            }
+            if self.root.search.budget.stopped() {
+                return Pass::Stopped;
+            }
+        }
+        let full_depth = depth == self.empties;
+        let pass = if self.limits.every_move() {
+            self.root
+                .iterate_all_moves(&self.results, depth, full_depth)
+        } else if full_depth {
+            self.root.prove_best_move(&self.results, depth)
+        } else {
+            self.root
+                .iterate_best_move(&self.results, depth, -INFINITY, INFINITY)
         };
-        match iteration {
-            RootPass::Complete { results: r, done } => {
-                results = r;
-                completed = depth;
-                report_progress(limits, iterations.search, geometry, root, &results, depth);
-                if done {
-                    break;
-                }
+        match pass {
+            RootPass::Complete { results, done } => {
+                self.results = results;
+                report_progress(
+                    self.limits,
+                    self.root.search,
+                    self.geometry,
+                    root,
+                    &self.results,
+                    depth,
+                );
+                Pass::Complete { done }
             }
             RootPass::Aborted { proven } => {
-                for (result, found) in results.iter_mut().zip(proven) {
+                if self.results.is_empty() {
+                    // The deadline stopped the first iteration: the one-ply values answer.
+                    self.results = self.root.one_ply();
+                }
+                for (result, found) in self.results.iter_mut().zip(proven) {
                     if let Some(found) = found {
                         *result = found;
                     }
                 }
-                break;
+                Pass::Stopped
             }
             RootPass::FailHigh | RootPass::FailLow => {
                 unreachable!("a full window cannot fail")
             }
         }
-        depth += 1;
     }
-    (results, completed)
 }
 
 /// Tells `limits.progress`, if set, what the iteration at `depth` found: its best move (the

@@ -103,6 +103,28 @@ impl RootSearch<'_, '_> {
         (value, proven)
     }
 
+    /// Each root move's one-ply value, without the budget: a win at once proven, else the static
+    /// evaluation after it (the answer when the deadline stops the first iteration).
+    pub fn one_ply(&mut self) -> Vec<RootResult> {
+        let side = self.search.root_side();
+        let board = &mut self.search.board;
+        self.moves
+            .iter()
+            .map(|m| {
+                if m.refuted {
+                    RootResult::REFUTED
+                } else if board.wins_at(m.cell, side) {
+                    RootResult::exact(WIN - 1, true)
+                } else {
+                    board.play(m.cell, side);
+                    let value = -eval::evaluate(board, side.opponent());
+                    board.undo(m.cell, side);
+                    RootResult::exact(value, false)
+                }
+            })
+            .collect()
+    }
+
     /// Every representative root move searched with a full window, so each gets its own value.
     pub fn iterate_all_moves(
         &mut self,
