@@ -120,6 +120,7 @@ async fn get_move(
     State(state): State<AppState>,
     StrictQuery(query): StrictQuery<MoveQuery>,
 ) -> Result<Response, ApiError> {
+    let geometry = query.geometry_fields();
     let board = if query.board.trim_start().starts_with('[') {
         serde_json::from_str(&query.board).map_err(|e| {
             ApiError::invalid(
@@ -136,18 +137,14 @@ async fn get_move(
         scoring: query.scoring.unwrap_or_default(),
         moves: query.moves.unwrap_or(false),
         top: query.top,
-        rows: query.rows,
-        cols: query.cols,
-        k: query.k,
-        gravity: query.gravity,
-        rule: query.rule,
         max_depth: query.max_depth,
         time_limit_ms: query.time_limit_ms,
         difficulty: query.difficulty.unwrap_or_default(),
         tie_break: query.tie_break.unwrap_or_default(),
         seed: query.seed,
         ..MoveRequest::for_board(board)
-    };
+    }
+    .with_geometry_fields(geometry);
     respond(&state, ValidRequest::try_from(request)?).await
 }
 

@@ -115,7 +115,8 @@ pub(crate) fn position_error(error: PositionError) -> ApiError {
     }
 }
 
-/// Declares a request type: a strict (`deny_unknown_fields`) JSON object with its own fields and
+/// Declares a request type: a strict (`deny_unknown_fields`) JSON object (or, after `query;`, a
+/// query string) with its own fields and
 /// the five geometry fields between them, each geometry field with the description given for
 /// this request (`rows`, `cols` and `k` may be left out for the common descriptions), plus
 /// [`GeometryFields`] read from them (`geometry_fields()`).
@@ -145,6 +146,109 @@ pub(crate) fn position_error(error: PositionError) -> ApiError {
 /// }
 /// ```
 macro_rules! request {
+    // A query string (`query;` first): the same fields as query parameters, for `IntoParams`.
+    (
+        query;
+        $(#[$attr:meta])*
+        pub struct $name:ident { $($before:tt)* }
+        geometry {
+            $(#[$gravity:meta])* gravity,
+            $(#[$rule:meta])* rule $(,)?
+        }
+        { $($after:tt)* }
+    ) => {
+        $crate::api::wire::geometry::request! {
+            @emit param [utoipa::IntoParams] [#[into_params(parameter_in = Query)]]
+            $(#[$attr])*
+            pub struct $name { $($before)* }
+            geometry {
+                /// Rows of the board, 1..=15, or 1..=20 when k = 5 (3 when absent).
+                rows,
+                /// Columns of the board, 1..=15, or 1..=20 when k = 5 (3 when absent).
+                cols,
+                /// Marks in a row needed to win, 1..=max(rows, cols) (3 when absent).
+                k,
+                $(#[$gravity])* gravity,
+                $(#[$rule])* rule,
+            }
+            { $($after)* }
+        }
+    };
+    // The struct itself: `$helper` is the derive's attribute (`schema` or `param`).
+    (
+        @emit $helper:ident [$derive:path] [$($extra:tt)*]
+        $(#[$attr:meta])*
+        pub struct $name:ident { $($before:tt)* }
+        geometry {
+            $(#[$rows:meta])* rows,
+            $(#[$cols:meta])* cols,
+            $(#[$k:meta])* k,
+            $(#[$gravity:meta])* gravity,
+            $(#[$rule:meta])* rule $(,)?
+        }
+        { $($after:tt)* }
+    ) => {
+        #[derive(Clone, Debug, serde::Deserialize, $derive)]
+        #[serde(deny_unknown_fields)]
+        $($extra)*
+        $(#[$attr])*
+        pub struct $name {
+            $($before)*
+            $(#[$rows])*
+            #[serde(default)]
+            #[$helper(value_type = Option<i32>, minimum = 1, maximum = 20)]
+            pub rows: Option<u64>,
+            $(#[$cols])*
+            #[serde(default)]
+            #[$helper(value_type = Option<i32>, minimum = 1, maximum = 20)]
+            pub cols: Option<u64>,
+            $(#[$k])*
+            #[serde(default)]
+            #[$helper(value_type = Option<i32>, minimum = 1, maximum = 20)]
+            pub k: Option<u64>,
+            $(#[$gravity])*
+            #[serde(default)]
+            pub gravity: Option<bool>,
+            $(#[$rule])*
+            #[serde(default)]
+            pub rule: Option<$crate::engine::Rule>,
+            $($after)*
+        }
+
+        impl $name {
+            /// The request's geometry fields, as sent.
+            #[must_use]
+            pub fn geometry_fields(&self) -> $crate::api::wire::GeometryFields {
+                $crate::api::wire::GeometryFields {
+                    rows: self.rows,
+                    cols: self.cols,
+                    k: self.k,
+                    gravity: self.gravity,
+                    rule: self.rule,
+                }
+            }
+
+            /// This request with `fields` as its geometry (a request read from another form).
+            #[must_use]
+            pub fn with_geometry_fields(self, fields: $crate::api::wire::GeometryFields) -> Self {
+                let $crate::api::wire::GeometryFields {
+                    rows,
+                    cols,
+                    k,
+                    gravity,
+                    rule,
+                } = fields;
+                Self {
+                    rows,
+                    cols,
+                    k,
+                    gravity,
+                    rule,
+                    ..self
+                }
+            }
+        }
+    };
     // The common descriptions of `rows`, `cols` and `k`; the request describes the rest.
     (
         $(#[$attr:meta])*
@@ -171,56 +275,19 @@ macro_rules! request {
             { $($after)* }
         }
     };
+    // A JSON body with its own descriptions of every geometry field.
     (
         $(#[$attr:meta])*
         pub struct $name:ident { $($before:tt)* }
-        geometry {
-            $(#[$rows:meta])* rows,
-            $(#[$cols:meta])* cols,
-            $(#[$k:meta])* k,
-            $(#[$gravity:meta])* gravity,
-            $(#[$rule:meta])* rule $(,)?
-        }
+        geometry { $($geometry:tt)* }
         { $($after:tt)* }
     ) => {
-        #[derive(Clone, Debug, serde::Deserialize, utoipa::ToSchema)]
-        #[serde(deny_unknown_fields)]
-        $(#[$attr])*
-        pub struct $name {
-            $($before)*
-            $(#[$rows])*
-            #[serde(default)]
-            #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
-            pub rows: Option<u64>,
-            $(#[$cols])*
-            #[serde(default)]
-            #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
-            pub cols: Option<u64>,
-            $(#[$k])*
-            #[serde(default)]
-            #[schema(value_type = Option<i32>, minimum = 1, maximum = 20)]
-            pub k: Option<u64>,
-            $(#[$gravity])*
-            #[serde(default)]
-            pub gravity: Option<bool>,
-            $(#[$rule])*
-            #[serde(default)]
-            pub rule: Option<$crate::engine::Rule>,
-            $($after)*
-        }
-
-        impl $name {
-            /// The request's geometry fields, as sent.
-            #[must_use]
-            pub fn geometry_fields(&self) -> $crate::api::wire::GeometryFields {
-                $crate::api::wire::GeometryFields {
-                    rows: self.rows,
-                    cols: self.cols,
-                    k: self.k,
-                    gravity: self.gravity,
-                    rule: self.rule,
-                }
-            }
+        $crate::api::wire::geometry::request! {
+            @emit schema [utoipa::ToSchema] []
+            $(#[$attr])*
+            pub struct $name { $($before)* }
+            geometry { $($geometry)* }
+            { $($after)* }
         }
     };
 }
