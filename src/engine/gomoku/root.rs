@@ -48,13 +48,9 @@ const SCALE: EvalScale = EvalScale {
     divisor: 1_000.0,
 };
 /// A node of this search costs 9/10 of a unit of the service's work budget (which is calibrated for
-/// the small-board solver), so that on the development machine the median 15 × 15 midgame search
-/// stops on its budget, reproducibly, after about two thirds of its limit. Measured in matches
-/// against AIWine through `POST /v1/move` (0.5 s a move, 450 ms asked for, two matches at a time):
-/// the searches over 50 ms took a median 332 ms and 98 % of them ended on the budget. At the
-/// earlier charge of 3/5 (a budget 1.5 times as large) all but those that ended early ran into
-/// the clock, and the same request could get another answer. Over the same 400 games both scored
-/// the same within the error (the research notes (docs/strength.md), "The work budget calibrated to the median").
+/// the small-board solver), so that the median 15 × 15 midgame search stops on its budget,
+/// reproducibly, before its time limit (the match that set it: docs/strength.md, "Tuned by
+/// match").
 fn nodes_for_work(work: u64) -> u64 {
     work.saturating_mul(10) / 9
 }
