@@ -147,8 +147,21 @@ pub(crate) fn position_error(error: PositionError) -> ApiError {
 /// ```
 macro_rules! request {
     // A query string (`query;` first): the same fields as query parameters, for `IntoParams`.
+    (query; $($rest:tt)*) => {
+        $crate::api::wire::geometry::request! {
+            @common [
+                "Rows of the board, 1..=15, or 1..=20 when k = 5 (3 when absent)."
+                "Columns of the board, 1..=15, or 1..=20 when k = 5 (3 when absent)."
+                "Marks in a row needed to win, 1..=max(rows, cols) (3 when absent)."
+            ]
+            [param [utoipa::IntoParams] [#[into_params(parameter_in = Query)]]]
+            $($rest)*
+        }
+    };
+    // The common descriptions of `rows`, `cols` and `k` (literal doc strings, which the schema
+    // derives read); the request describes the rest.
     (
-        query;
+        @common [$rows:tt $cols:tt $k:tt] [$($how:tt)*]
         $(#[$attr:meta])*
         pub struct $name:ident { $($before:tt)* }
         geometry {
@@ -158,15 +171,15 @@ macro_rules! request {
         { $($after:tt)* }
     ) => {
         $crate::api::wire::geometry::request! {
-            @emit param [utoipa::IntoParams] [#[into_params(parameter_in = Query)]]
+            @emit $($how)*
             $(#[$attr])*
             pub struct $name { $($before)* }
             geometry {
-                /// Rows of the board, 1..=15, or 1..=20 when k = 5 (3 when absent).
+                #[doc = $rows]
                 rows,
-                /// Columns of the board, 1..=15, or 1..=20 when k = 5 (3 when absent).
+                #[doc = $cols]
                 cols,
-                /// Marks in a row needed to win, 1..=max(rows, cols) (3 when absent).
+                #[doc = $k]
                 k,
                 $(#[$gravity])* gravity,
                 $(#[$rule])* rule,
@@ -249,7 +262,7 @@ macro_rules! request {
             }
         }
     };
-    // The common descriptions of `rows`, `cols` and `k`; the request describes the rest.
+    // A JSON body with the common descriptions of `rows`, `cols` and `k`.
     (
         $(#[$attr:meta])*
         pub struct $name:ident { $($before:tt)* }
@@ -260,22 +273,19 @@ macro_rules! request {
         { $($after:tt)* }
     ) => {
         $crate::api::wire::geometry::request! {
+            @common [
+                "Rows of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null)."
+                "Columns of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null)."
+                "Marks in a row needed to win, 1..=max(rows, cols) (3 when absent or null)."
+            ]
+            [schema [utoipa::ToSchema] []]
             $(#[$attr])*
             pub struct $name { $($before)* }
-            geometry {
-                /// Rows of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
-                rows,
-                /// Columns of the board, 1..=15, or 1..=20 when k = 5 (3 when absent or null).
-                cols,
-                /// Marks in a row needed to win, 1..=max(rows, cols) (3 when absent or null).
-                k,
-                $(#[$gravity])* gravity,
-                $(#[$rule])* rule,
-            }
+            geometry { $(#[$gravity])* gravity, $(#[$rule])* rule }
             { $($after)* }
         }
     };
-    // A JSON body with its own descriptions of every geometry field.
+    // A JSON body that describes every geometry field itself.
     (
         $(#[$attr:meta])*
         pub struct $name:ident { $($before:tt)* }
