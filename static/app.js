@@ -66,6 +66,13 @@ function abortRequests() {
 const bigBoard = () => game.rows !== 3 || game.cols !== 3 || game.k !== 3;
 // The search budget on boards larger than 3 x 3: the player's choice.
 const searchLimits = () => (bigBoard() ? { time_limit_ms: Number(timeSel.value) } : {});
+// Connect Four's column scores are asked for with the longest time limit the server allows
+// (it caps the request's at its own): with the opening book every 7 x 6 position is proven
+// well within it, so the analysis shows proven scores, not estimates. The AI's own move keeps
+// the player's choice.
+const CONNECT_FOUR_ANALYSIS_MS = 10000;
+const connectFour = () => game.gravity && game.rows === 6 && game.cols === 7 && game.k === 4;
+const analysisLimits = () => (connectFour() ? { time_limit_ms: CONNECT_FOUR_ANALYSIS_MS } : searchLimits());
 const errorMessage = (err) => (err && err.message ? err.message : String(err));
 
 // ---------------------------------------------------------------- rendering
@@ -149,6 +156,8 @@ function renderNote(showScores, mover) {
       (game.analysis.moves.some((m) => !m.exact) ? ' (estimates from a time-limited search).' : '.');
   } else if (game.analysis.moves.some((m) => !m.exact)) {
     noteEl.textContent = `Scores for ${mover}'s moves are estimates from a time-limited search (between -1 and 1; higher is better for ${mover}).`;
+  } else if (game.gravity) {
+    noteEl.textContent = `Scores for ${mover}'s columns with best play, in the form the caption above the board names. Green wins, red loses.`;
   } else {
     const w = game.rows * game.cols + 1;
     noteEl.textContent = `Scores for ${mover}'s moves with best play: ${w} minus the plies to a win, 0 for a draw, the plies minus ${w} for a loss (a ply is one move by either side, this one included). Green wins, red loses.`;
@@ -496,7 +505,7 @@ async function refreshAnalysis() {
   try {
     const answer = await request('/v1/move', {
       board: wireBoard(game.cells), player: toMove(game.cells), difficulty: 'perfect', moves: true, top: TOP_MOVES,
-      ...geometry(), ...searchLimits(),
+      ...geometry(), ...analysisLimits(),
     }, controller);
     if (!analysisSlot.take(controller)) return;
     game.analysis = { key, moves: answer.moves || [], top: answer.top || [], pv: Array.isArray(answer.pv) ? answer.pv : [answer.index] };

@@ -1147,6 +1147,7 @@ async function main() {
     }, null, { timeout: STEP_MS });
     const strip = await page.$$eval('#column-scores > span', (els) => els.map((e) => ({ text: e.textContent, score: e.dataset.score, outcome: e.className.split(' ')[0], label: e.getAttribute('aria-label') })));
     check('connect four: seven column scores above the board, each labelled by its column', strip.length === 7 && strip.every((e, c) => e.label.startsWith(`Column ${c + 1}:`)), JSON.stringify(strip));
+    check('connect four: every column score is proven, none an estimate', strip.every((e) => ['win', 'loss', 'draw'].includes(e.outcome) && !/estimated/.test(e.label)), JSON.stringify(strip));
     cells = await readBoard(page);
     marks = marksOf(cells);
     const landingOf = (c) => { for (let r = 5; r >= 0; r--) if (marks[r * 7 + c] === null) return r * 7 + c; return null; };

@@ -128,6 +128,16 @@ pub fn scored_moves<B: Bits>(
             *entry = Some(first_bounds(&mut provers[0], &board, bit, wins, book));
         }
     }
+    // A position in the book caps every move's score at its own (no move is better than the
+    // best): the sign of many moves is then known before any search, and the best ones' upper
+    // bounds are already exact.
+    if let Some(best) =
+        book.and_then(|book| book.get(board.canonical_key(&shape).to_u128(), board.moves))
+    {
+        for (_, bounds) in columns.iter_mut().flatten() {
+            bounds.upper = bounds.upper.min(best);
+        }
+    }
     // Outcomes first, then lengths; on a symmetric board the mirror twin of a column is skipped
     // and copied.
     for sign_only in [true, false] {
