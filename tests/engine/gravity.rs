@@ -467,11 +467,11 @@ fn random_7x6_openings_match_connect_four_ai() {
 }
 
 #[test]
-fn every_7x6_position_of_up_to_three_stones_is_analysed_from_the_book() {
-    // Every sequence of up to three moves: the position and all its children come from the
+fn every_7x6_position_of_up_to_five_stones_is_analysed_from_the_book() {
+    // Every sequence of up to five moves: the position and all its children come from the
     // book, so the analysis searches no node and every column is exact.
     let mut levels: Vec<Vec<Vec<usize>>> = vec![vec![Vec::new()]];
-    for _ in 0..3 {
+    for _ in 0..5 {
         let longer = levels[levels.len() - 1]
             .iter()
             .flat_map(|s| (0..7).map(move |c| [s.as_slice(), &[c]].concat()))
@@ -485,25 +485,25 @@ fn every_7x6_position_of_up_to_three_stones_is_analysed_from_the_book() {
         assert!(analysis.is_exact(), "{}", moves_string(columns));
         analysed += 1;
     }
-    assert_eq!(analysed, 1 + 7 + 49 + 343);
+    assert_eq!(analysed, 1 + 7 + 49 + 343 + 2_401 + 16_807);
 }
 
-/// The book's deepest level against an independent solver: random positions of four stones,
+/// The book's deepest level against an independent solver: random positions of six stones,
 /// which the book answers without a search (each may take `connect-four-ai` seconds).
 /// `cargo test --release --test engine gravity -- --ignored`.
 #[test]
 #[ignore = "minutes: run with --ignored"]
-fn the_book_matches_connect_four_ai_on_random_four_stone_positions() {
+fn the_book_matches_connect_four_ai_on_random_six_stone_positions() {
     let mut random = Random(0xb00c_c4c4);
     let mut theirs = connect_four_ai::Solver::empty();
     for _ in 0..12 {
-        let columns = random_connect_four(&mut random, 4);
+        let columns = random_connect_four(&mut random, 6);
         let position = connect_four(&columns);
         let solved = solve(&position, &unlimited());
         let expected = reference_score(&mut theirs, &columns);
         assert_eq!(solved.nodes, 0, "{}", moves_string(&columns));
         assert_eq!(
-            solved.value.pons_score(42, 4),
+            solved.value.pons_score(42, 6),
             Some(expected),
             "{}",
             moves_string(&columns)
@@ -517,6 +517,31 @@ fn every_column_of_random_7x6_midgames_matches_connect_four_ai() {
     let mut theirs = connect_four_ai::Solver::empty();
     for stones in [16, 20, 24, 28, 32, 36] {
         let columns = random_connect_four(&mut random, stones);
+        let position = connect_four(&columns);
+        let ours = column_scores(&position, &analyse(&position, &unlimited()))
+            .expect("every column proven");
+        let reference = connect_four_ai::Position::from_moves(&moves_string(&columns))
+            .expect("a legal sequence");
+        theirs.reset();
+        let expected: Vec<Option<i32>> = theirs
+            .get_all_move_scores(&reference)
+            .iter()
+            .map(|s| s.map(i32::from))
+            .collect();
+        assert_eq!(ours, expected, "{}", moves_string(&columns));
+    }
+}
+
+/// Positions on the book's deepest level: the book gives the position's own score, which caps
+/// every column's before its search; every column against an independent solver.
+/// `cargo test --release --test engine gravity -- --ignored`.
+#[test]
+#[ignore = "minutes: run with --ignored"]
+fn every_column_of_random_positions_on_the_books_deepest_level_matches_connect_four_ai() {
+    let mut random = Random(0xb00c_0006);
+    let mut theirs = connect_four_ai::Solver::empty();
+    for _ in 0..3 {
+        let columns = random_connect_four(&mut random, 6);
         let position = connect_four(&columns);
         let ours = column_scores(&position, &analyse(&position, &unlimited()))
             .expect("every column proven");
@@ -637,8 +662,8 @@ fn a_cancelled_search_returns_estimates_at_once() {
         cancel,
         ..SearchLimits::default()
     };
-    // Six stones in: past the book, a search of seconds.
-    let analysis = analyse(&connect_four(&[3, 3, 2, 4, 3, 2]), &limits);
+    // Seven stones in: past the book, a search of seconds.
+    let analysis = analyse(&connect_four(&[3, 3, 2, 4, 3, 2, 4]), &limits);
     assert!(!analysis.is_exact());
     assert!(analysis.moves.iter().all(|m| match m.value {
         Value::Estimate(h) => h > -1.0 && h < 1.0,
@@ -695,22 +720,22 @@ fn a_book_is_the_same_byte_for_byte_on_one_thread_or_two() {
 
 #[test]
 fn the_shipped_book_is_what_the_generator_makes_of_its_deepest_level() {
-    // The shipped book's scores of its 4-stone positions, backed up by the generator: the same
+    // The shipped book's scores of its 6-stone positions, backed up by the generator: the same
     // bytes, so its frontier, its shallower levels and its format are the generator's.
     let shipped_bytes = include_bytes!("../../src/engine/gravity/connect4.book");
     let shipped = Book::from_bytes(shipped_bytes).expect("reads");
-    let builder = BookBuilder::new(Geometry::CONNECT_FOUR, 4).expect("7 x 6 takes a book");
+    let builder = BookBuilder::new(Geometry::CONNECT_FOUR, 6).expect("7 x 6 takes a book");
     let scores: HashMap<u64, i8> = builder
         .frontier()
         .into_iter()
         .map(|key| {
             let score = shipped
-                .get(u128::from(key), 4)
+                .get(u128::from(key), 6)
                 .expect("every frontier position");
             (key, i8::try_from(score).expect("a byte"))
         })
         .collect();
-    assert_eq!(scores.len(), 568);
+    assert_eq!(scores.len(), 8_231);
     let rebuilt = builder.finish(&scores).expect("complete");
     assert_eq!(rebuilt.to_bytes(), shipped_bytes);
 }
