@@ -511,24 +511,29 @@ fn the_book_matches_connect_four_ai_on_random_six_stone_positions() {
     }
 }
 
+/// Every column of the 7 × 6 game after `columns`, proven, against `connect-four-ai`'s scores.
+fn assert_columns_match_connect_four_ai(theirs: &mut connect_four_ai::Solver, columns: &[usize]) {
+    let position = connect_four(columns);
+    let ours =
+        column_scores(&position, &analyse(&position, &unlimited())).expect("every column proven");
+    let reference =
+        connect_four_ai::Position::from_moves(&moves_string(columns)).expect("a legal sequence");
+    theirs.reset();
+    let expected: Vec<Option<i32>> = theirs
+        .get_all_move_scores(&reference)
+        .iter()
+        .map(|s| s.map(i32::from))
+        .collect();
+    assert_eq!(ours, expected, "{}", moves_string(columns));
+}
+
 #[test]
 fn every_column_of_random_7x6_midgames_matches_connect_four_ai() {
     let mut random = Random(0x7e57_0006);
     let mut theirs = connect_four_ai::Solver::empty();
     for stones in [16, 20, 24, 28, 32, 36] {
         let columns = random_connect_four(&mut random, stones);
-        let position = connect_four(&columns);
-        let ours = column_scores(&position, &analyse(&position, &unlimited()))
-            .expect("every column proven");
-        let reference = connect_four_ai::Position::from_moves(&moves_string(&columns))
-            .expect("a legal sequence");
-        theirs.reset();
-        let expected: Vec<Option<i32>> = theirs
-            .get_all_move_scores(&reference)
-            .iter()
-            .map(|s| s.map(i32::from))
-            .collect();
-        assert_eq!(ours, expected, "{}", moves_string(&columns));
+        assert_columns_match_connect_four_ai(&mut theirs, &columns);
     }
 }
 
@@ -542,18 +547,7 @@ fn every_column_of_random_positions_on_the_books_deepest_level_matches_connect_f
     let mut theirs = connect_four_ai::Solver::empty();
     for _ in 0..3 {
         let columns = random_connect_four(&mut random, 6);
-        let position = connect_four(&columns);
-        let ours = column_scores(&position, &analyse(&position, &unlimited()))
-            .expect("every column proven");
-        let reference = connect_four_ai::Position::from_moves(&moves_string(&columns))
-            .expect("a legal sequence");
-        theirs.reset();
-        let expected: Vec<Option<i32>> = theirs
-            .get_all_move_scores(&reference)
-            .iter()
-            .map(|s| s.map(i32::from))
-            .collect();
-        assert_eq!(ours, expected, "{}", moves_string(&columns));
+        assert_columns_match_connect_four_ai(&mut theirs, &columns);
     }
 }
 
