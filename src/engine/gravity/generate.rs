@@ -125,10 +125,11 @@ impl BookBuilder {
             .collect()
     }
 
-    /// Solves the frontier positions `keys` on `threads` threads, each with its own table,
-    /// calling `solved(key, score)` (Pons' score, from the side to move) as each is found, in
-    /// no particular order. Each thread takes the next unsolved position, so a run of hard
-    /// ones does not leave the others idle.
+    /// Solves the frontier positions `keys` on `threads` threads sharing one table (what one
+    /// thread learnt of a subtree serves the others, as in an analysis), calling
+    /// `solved(key, score)` (Pons' score, from the side to move) as each is found, in no
+    /// particular order. Each thread takes the next unsolved position, so a run of hard ones
+    /// does not leave the others idle.
     ///
     /// # Panics
     /// If a key is not on the frontier.
@@ -146,12 +147,12 @@ impl BookBuilder {
             .collect();
         let next = AtomicUsize::new(0);
         let shape = &self.shape;
+        let table = Table::borrow();
         std::thread::scope(|scope| {
             for _ in 0..threads.max(1) {
-                let (next, boards) = (&next, &boards);
+                let (next, boards, table) = (&next, &boards, &*table);
                 scope.spawn(move || {
-                    let table = Table::borrow();
-                    let mut prover = Prover::new(shape, &table, None, unlimited());
+                    let mut prover = Prover::new(shape, table, None, unlimited());
                     while let Some(board) = boards.get(next.fetch_add(1, Ordering::Relaxed)) {
                         let score = if board.can_win_next(shape) {
                             prover.win_now(board)
