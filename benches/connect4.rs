@@ -10,6 +10,10 @@
 //! cargo bench --bench connect4 -- --sizes [SUM] [SECONDS]  # the empty board of every size with
 //!                                                   # 4 <= width, height and width + height <= SUM
 //!                                                   # (13), solved within SECONDS (10) or not
+//! cargo bench --bench connect4 -- --sets COLSxROWS [N] FILE...  # the first N (all) positions
+//!                                                   # of c4's test-set FILEs (a line: the
+//!                                                   # columns from 0, then Pons' score) on that
+//!                                                   # board: the score checked, the time
 //! cargo bench --bench connect4 -- --latency [N] [SECONDS] [--one-thread]
 //!                                                   # every column of N random positions at each
 //!                                                   # number of stones (0 to 41), each analysis
@@ -272,8 +276,62 @@ fn latency(count: usize, seconds: f64, one_thread: bool) {
     }
 }
 
+/// The first `count` positions of each of c4's test-set `files` on a `cols` × `rows` board: a
+/// line is the columns played from 0 (one character each, `0` to `9`) and Pons' score. Each is
+/// solved on one thread and its score checked; the mean and worst time of each file, as the
+/// table of `--compare` has them.
+fn sets(cols: usize, rows: usize, count: usize, files: &[String]) {
+    let geometry = Geometry::new(rows as u64, cols as u64, 4)
+        .and_then(|g| g.with_gravity(true))
+        .expect("a gravity board");
+    println!(
+        "{:<14} {:>5} {:>12} {:>12} {:>14}",
+        "set", "n", "ours mean", "ours max", "ours nodes"
+    );
+    for path in files {
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let (mut times, mut nodes) = (Vec::new(), 0);
+        for line in text.lines().take(count) {
+            let mut words = line.split_whitespace();
+            let (Some(moves), Some(score)) = (words.next(), words.next()) else {
+                continue;
+            };
+            let columns: Vec<usize> = moves.bytes().map(|b| usize::from(b - b'0')).collect();
+            let score: i32 = score.parse().expect("a score");
+            let game = Game::from_columns(geometry, Player::X, &columns).expect("a legal game");
+            let position = game.position().expect("in play");
+            let started = Instant::now();
+            let solved = solve(position, &SearchLimits::default());
+            times.push(started.elapsed().as_secs_f64());
+            nodes += solved.nodes;
+            let ours = solved.value.pons_score(rows * cols, columns.len());
+            assert_eq!(ours, Some(score), "{moves} on {cols} x {rows}");
+        }
+        let name = std::path::Path::new(path)
+            .file_stem()
+            .map_or_else(|| path.clone(), |s| s.to_string_lossy().into_owned());
+        println!(
+            "{name:<14} {:>5} {:>10.4} s {:>10.3} s {nodes:>14}",
+            times.len(),
+            times.iter().sum::<f64>() / times.len().max(1) as f64,
+            times.iter().copied().fold(0.0, f64::max),
+        );
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if let Some(i) = args.iter().position(|a| a == "--sets") {
+        let (cols, rows) = args
+            .get(i + 1)
+            .and_then(|size| size.split_once('x'))
+            .and_then(|(c, r)| Some((c.parse().ok()?, r.parse().ok()?)))
+            .expect("--sets COLSxROWS [N] FILE...");
+        let count = args.get(i + 2).and_then(|n| n.parse().ok());
+        let files = &args[i + 2 + usize::from(count.is_some())..];
+        sets(cols, rows, count.unwrap_or(usize::MAX), files);
+        return;
+    }
     if let Some(i) = args.iter().position(|a| a == "--latency") {
         let number = |j: usize, default: f64| {
             args.get(i + j)

@@ -4,20 +4,25 @@
 # `GET /v1/connect4/solve?pos=` and to `POST /v1/move` with `"gravity": true` (the default time
 # limit). Prints, by band of stones, the median, 99th percentile and worst latency seen by the
 # client, and how many answers were not exact (a 503 `timeout` from the solve route, an answer
-# with `exact: false` from the move route). Bounded: at most PER_STONES positions a stone count
-# (5 by default), each request under its own timeout, the whole run under `timeout`.
+# with `exact: false` from the move route), then the same over all positions and the slowest
+# positions of each route. Bounded: at most PER_STONES positions a stone count (5 by default),
+# stone counts from the range STONES (0-41 by default), each request under its own timeout, the
+# whole run under `timeout`.
 #
 #   bash scripts/ops/connect4-latency.sh
 #   PER_STONES=20 bash scripts/ops/connect4-latency.sh
+#   STONES=6-12 PER_STONES=100 bash scripts/ops/connect4-latency.sh   # the opening past the book
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/server.sh
 ensure_release_binary
 server_start
-PER_STONES="${PER_STONES:-5}" URL="$SERVER_URL" timeout 3600 python3 - <<'PY'
+PER_STONES="${PER_STONES:-5}" STONES="${STONES:-0-41}" URL="$SERVER_URL" timeout 3600 python3 - <<'PY'
 import json, os, random, time, urllib.error, urllib.request
 
 url, per = os.environ["URL"], int(os.environ["PER_STONES"])
+first, last = map(int, os.environ["STONES"].split("-"))
+assert 0 <= first <= last <= 41, "STONES is a range such as 6-12 within 0-41"
 rng = random.Random(2026)
 
 def in_play(columns):
@@ -74,19 +79,28 @@ def move(columns):
 
 bands = [(0, 3), (4, 4), (5, 6), (7, 8), (9, 10), (11, 12), (13, 20), (21, 41)]
 results = {"solve": {}, "move": {}}
-for stones in range(42):
+for stones in range(first, last + 1):
     for _ in range(per):
         columns = random_game(stones)
+        pos = "".join(str(c + 1) for c in columns)
         for name, call in (("solve", solve), ("move", move)):
-            results[name].setdefault(stones, []).append(call(columns))
+            results[name].setdefault(stones, []).append(call(columns) + (pos,))
+
+def row(label, rows):
+    times = sorted(r[0] for r in rows)
+    at = lambda q: times[round((len(times) - 1) * q)]
+    print(f"{label:<10} {len(rows):>4} {at(0.5):>8.3f}s {at(0.99):>8.3f}s "
+          f"{times[-1]:>8.3f}s {sum(not r[1] for r in rows):>10}")
 
 for name, route in (("solve", "GET /v1/connect4/solve"), ("move", "POST /v1/move, gravity")):
     print(f"\n{route}")
     print(f"{'stones':<10} {'n':>4} {'median':>9} {'p99':>9} {'max':>9} {'not exact':>10}")
     for low, high in bands:
-        rows = [r for s in range(low, high + 1) for r in results[name][s]]
-        times = sorted(t for t, _ in rows)
-        at = lambda q: times[round((len(times) - 1) * q)]
-        print(f"{low} to {high:<5} {len(rows):>4} {at(0.5):>8.3f}s {at(0.99):>8.3f}s "
-              f"{times[-1]:>8.3f}s {sum(not ok for _, ok in rows):>10}")
+        rows = [r for s in range(max(low, first), min(high, last) + 1) for r in results[name][s]]
+        if rows:
+            row(f"{low} to {high}", rows)
+    every = [r for rows in results[name].values() for r in rows]
+    row("all", every)
+    slowest = sorted(every, reverse=True)[:5]
+    print("slowest:", ", ".join(f"{pos or '(empty)'} {t:.2f}s" for t, _, pos in slowest))
 PY

@@ -35,6 +35,16 @@ fn connect_four(columns: &[usize]) -> Position {
         .clone()
 }
 
+/// The 7 × 6 book built into the engine, as shipped; the tests of the book follow its depth.
+fn shipped_book() -> Book {
+    Book::from_bytes(include_bytes!("../../src/engine/gravity/connect4.book")).expect("reads")
+}
+
+/// The most stones a position of the shipped 7 × 6 book has.
+pub fn book_depth() -> usize {
+    usize::try_from(shipped_book().depth).expect("a depth")
+}
+
 /// Every move of `position` analysed with every value proven, under depth scoring.
 fn analyse(position: &Position, limits: &SearchLimits) -> Analysis {
     analyze(position, Scoring::Depth, limits)
@@ -467,43 +477,50 @@ fn random_7x6_openings_match_connect_four_ai() {
 }
 
 #[test]
-fn every_7x6_position_of_up_to_five_stones_is_analysed_from_the_book() {
-    // Every sequence of up to five moves: the position and all its children come from the
-    // book, so the analysis searches no node and every column is exact.
+fn every_7x6_position_short_of_the_books_depth_is_analysed_from_the_book() {
+    // Every sequence of moves shorter than the book's depth: the position and all its
+    // children come from the book, so the analysis searches no node and every column is exact.
     let mut levels: Vec<Vec<Vec<usize>>> = vec![vec![Vec::new()]];
-    for _ in 0..5 {
+    for _ in 1..book_depth() {
         let longer = levels[levels.len() - 1]
             .iter()
             .flat_map(|s| (0..7).map(move |c| [s.as_slice(), &[c]].concat()))
             .collect();
         levels.push(longer);
     }
-    let mut analysed = 0;
+    let mut analysed = 0usize;
     for columns in levels.iter().flatten() {
         let analysis = analyse(&connect_four(columns), &unlimited());
         assert_eq!(analysis.nodes, 0, "{}", moves_string(columns));
         assert!(analysis.is_exact(), "{}", moves_string(columns));
         analysed += 1;
     }
-    assert_eq!(analysed, 1 + 7 + 49 + 343 + 2_401 + 16_807);
+    // Sequences, not positions: 1 + 7 + 49 + ... (a game of fewer than seven stones never ends).
+    assert_eq!(
+        analysed,
+        (0..book_depth())
+            .map(|n| 7usize.pow(n as u32))
+            .sum::<usize>()
+    );
 }
 
-/// The book's deepest level against an independent solver: random positions of six stones,
-/// which the book answers without a search (each may take `connect-four-ai` seconds).
-/// `cargo test --release --test engine gravity -- --ignored`.
+/// The book's deepest level against an independent solver: random positions of as many stones
+/// as its depth, which the book answers without a search (each may take `connect-four-ai`
+/// seconds). `cargo test --release --test engine gravity -- --ignored`.
 #[test]
 #[ignore = "minutes: run with --ignored"]
-fn the_book_matches_connect_four_ai_on_random_six_stone_positions() {
+fn the_book_matches_connect_four_ai_on_random_positions_of_its_deepest_level() {
     let mut random = Random(0xb00c_c4c4);
     let mut theirs = connect_four_ai::Solver::empty();
+    let depth = book_depth();
     for _ in 0..12 {
-        let columns = random_connect_four(&mut random, 6);
+        let columns = random_connect_four(&mut random, depth);
         let position = connect_four(&columns);
         let solved = solve(&position, &unlimited());
         let expected = reference_score(&mut theirs, &columns);
         assert_eq!(solved.nodes, 0, "{}", moves_string(&columns));
         assert_eq!(
-            solved.value.pons_score(42, 6),
+            solved.value.pons_score(42, depth),
             Some(expected),
             "{}",
             moves_string(&columns)
@@ -546,7 +563,7 @@ fn every_column_of_random_positions_on_the_books_deepest_level_matches_connect_f
     let mut random = Random(0xb00c_0006);
     let mut theirs = connect_four_ai::Solver::empty();
     for _ in 0..3 {
-        let columns = random_connect_four(&mut random, 6);
+        let columns = random_connect_four(&mut random, book_depth());
         assert_columns_match_connect_four_ai(&mut theirs, &columns);
     }
 }
@@ -656,8 +673,10 @@ fn a_cancelled_search_returns_estimates_at_once() {
         cancel,
         ..SearchLimits::default()
     };
-    // Seven stones in: past the book, a search of seconds.
-    let analysis = analyse(&connect_four(&[3, 3, 2, 4, 3, 2, 4]), &limits);
+    // Nine stones in: past the book (and its children too), a search of a second or so.
+    let columns = [3, 3, 2, 4, 3, 2, 4, 0, 6];
+    assert!(columns.len() > book_depth() + 1);
+    let analysis = analyse(&connect_four(&columns), &limits);
     assert!(!analysis.is_exact());
     assert!(analysis.moves.iter().all(|m| match m.value {
         Value::Estimate(h) => h > -1.0 && h < 1.0,
@@ -714,22 +733,28 @@ fn a_book_is_the_same_byte_for_byte_on_one_thread_or_two() {
 
 #[test]
 fn the_shipped_book_is_what_the_generator_makes_of_its_deepest_level() {
-    // The shipped book's scores of its 6-stone positions, backed up by the generator: the same
+    // The shipped book's scores of its deepest positions, backed up by the generator: the same
     // bytes, so its frontier, its shallower levels and its format are the generator's.
     let shipped_bytes = include_bytes!("../../src/engine/gravity/connect4.book");
-    let shipped = Book::from_bytes(shipped_bytes).expect("reads");
-    let builder = BookBuilder::new(Geometry::CONNECT_FOUR, 6).expect("7 x 6 takes a book");
+    let shipped = shipped_book();
+    let depth = book_depth();
+    let builder = BookBuilder::new(Geometry::CONNECT_FOUR, depth).expect("7 x 6 takes a book");
     let scores: HashMap<u64, i8> = builder
         .frontier()
         .into_iter()
         .map(|key| {
             let score = shipped
-                .get(u128::from(key), 6)
+                .get(u128::from(key), shipped.depth)
                 .expect("every frontier position");
             (key, i8::try_from(score).expect("a byte"))
         })
         .collect();
-    assert_eq!(scores.len(), 8_231);
+    // `connect4-book plan --depth N` lists as many.
+    let frontier = [(6, 8_231), (7, 27_109), (8, 91_295)];
+    assert_eq!(
+        Some(&(depth, scores.len())),
+        frontier.iter().find(|f| f.0 == depth)
+    );
     let rebuilt = builder.finish(&scores).expect("complete");
     assert_eq!(rebuilt.to_bytes(), shipped_bytes);
 }
