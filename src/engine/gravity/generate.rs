@@ -9,8 +9,7 @@
 use std::collections::HashMap;
 
 use super::board::{Board, Shape};
-use super::book::Book;
-use super::book::BookError;
+use super::book::{self, Book, BookError};
 use super::search::{Prover, unlimited};
 use super::table::{Bounds, Table};
 use crate::engine::game::Geometry;
@@ -131,6 +130,12 @@ impl BookBuilder {
     /// particular order. Each thread takes the next unsolved position, so a run of hard ones
     /// does not leave the others idle.
     ///
+    /// When the engine's built-in book is for this board and holds the level above the
+    /// frontier, the scores it gives a position's parents bound the position's from below
+    /// before its search (no move is better than the mover's best, [`parent_bound`]): the
+    /// positions a parent's best move reaches are then proven by one search on a null window.
+    /// The scores stay exact, so the book is the same byte for byte with or without it.
+    ///
     /// # Panics
     /// If a key is not on the frontier.
     pub fn solve(&self, keys: &[u64], threads: usize, solved: &(dyn Fn(u64, i8) + Sync)) {
@@ -147,6 +152,10 @@ impl BookBuilder {
             .collect();
         let next = AtomicUsize::new(0);
         let shape = &self.shape;
+        let parents = book::connect_four();
+        let parents = (parents.geometry == self.geometry
+            && usize::try_from(parents.depth).is_ok_and(|d| d + 1 >= self.depth))
+        .then_some(parents);
         let table = Table::borrow();
         std::thread::scope(|scope| {
             for _ in 0..threads.max(1) {
@@ -158,6 +167,9 @@ impl BookBuilder {
                             prover.win_now(board)
                         } else {
                             let (lower, upper) = prover.score_range(board);
+                            let lower = parents
+                                .and_then(|book| parent_bound(shape, board, book))
+                                .map_or(lower, |bound| bound.max(lower));
                             prover.narrow(board, Bounds { lower, upper }, false).lower
                         };
                         solved(
@@ -205,6 +217,27 @@ impl BookBuilder {
     fn deepest(&self) -> &[(u64, Board<u64>)] {
         self.levels.last().expect("a level")
     }
+}
+
+/// The best lower bound on `board`'s score that `book` gives through its parents (the positions
+/// one stone fewer that reach it): a parent's score is its mover's best move, so no move of the
+/// parent, this one included, scores more for that side: this position scores at least minus
+/// the parent's. `None` when the book holds no parent.
+fn parent_bound(shape: &Shape<u64>, board: &Board<u64>, book: &Book) -> Option<i32> {
+    let theirs = board.opponent();
+    (0..shape.cols)
+        .filter_map(|c| {
+            let stones = board.mask & shape.column(c);
+            let top = stones.checked_ilog2().map(|bit| 1u64 << bit)?;
+            (top & theirs != 0).then(|| Board {
+                current: theirs ^ top,
+                mask: board.mask ^ top,
+                moves: board.moves - 1,
+            })
+        })
+        .filter_map(|parent| book.get(u128::from(parent.canonical_key(shape)), parent.moves))
+        .map(|score| -score)
+        .max()
 }
 
 /// Every position of `shape` by number of stones up to `depth`, mirror images merged, games
