@@ -132,9 +132,9 @@ impl BookBuilder {
     ///
     /// When the engine's built-in book is for this board and holds the level above the
     /// frontier, the scores it gives a position's parents bound the position's from below
-    /// before its search (no move is better than the mover's best): the
-    /// positions a parent's best move reaches are then proven by one search on a null window.
-    /// The scores stay exact, so the book is the same byte for byte with or without it.
+    /// before its search (no move is better than the mover's best): the positions a parent's
+    /// best move reaches are then proven by one search on a null window. The scores stay
+    /// exact, so the book is the same byte for byte with or without it.
     ///
     /// # Panics
     /// If a key is not on the frontier.
