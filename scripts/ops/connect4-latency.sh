@@ -7,17 +7,20 @@
 # with `exact: false` from the move route), then the same over all positions and the slowest
 # positions of each route. Bounded: at most PER_STONES positions a stone count (5 by default),
 # stone counts from the range STONES (0-41 by default), each request under its own timeout, the
-# whole run under `timeout`.
+# whole run under `timeout`. POSITIONS=FILE sends the positions of FILE instead (a line's first
+# word: the columns played, from 1, as the solve route's `pos`; at most PER_STONES of each number
+# of stones in STONES, in file order), for c4's test sets for example.
 #
 #   bash scripts/ops/connect4-latency.sh
 #   PER_STONES=20 bash scripts/ops/connect4-latency.sh
 #   STONES=6-12 PER_STONES=100 bash scripts/ops/connect4-latency.sh   # the opening past the book
+#   POSITIONS=opening_L3.txt PER_STONES=10 bash scripts/ops/connect4-latency.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/server.sh
 ensure_release_binary
 server_start
-PER_STONES="${PER_STONES:-5}" STONES="${STONES:-0-41}" URL="$SERVER_URL" timeout 3600 python3 - <<'PY'
+PER_STONES="${PER_STONES:-5}" STONES="${STONES:-0-41}" POSITIONS="${POSITIONS:-}" URL="$SERVER_URL" timeout 3600 python3 - <<'PY'
 import json, os, random, time, urllib.error, urllib.request
 
 url, per = os.environ["URL"], int(os.environ["PER_STONES"])
@@ -79,12 +82,25 @@ def move(columns):
 
 bands = [(0, 3), (4, 4), (5, 6), (7, 8), (9, 10), (11, 12), (13, 20), (21, 41)]
 results = {"solve": {}, "move": {}}
-for stones in range(first, last + 1):
-    for _ in range(per):
-        columns = random_game(stones)
-        pos = "".join(str(c + 1) for c in columns)
-        for name, call in (("solve", solve), ("move", move)):
-            results[name].setdefault(stones, []).append(call(columns) + (pos,))
+def games():
+    """The positions to send: random games, or the lines of POSITIONS, by number of stones."""
+    if not os.environ["POSITIONS"]:
+        for stones in range(first, last + 1):
+            for _ in range(per):
+                yield random_game(stones)
+        return
+    taken = {}
+    with open(os.environ["POSITIONS"]) as lines:
+        for line in lines:
+            columns = [int(c) - 1 for c in line.split()[0]] if line.split() else []
+            if first <= len(columns) <= last and taken.get(len(columns), 0) < per:
+                taken[len(columns)] = taken.get(len(columns), 0) + 1
+                yield columns
+
+for columns in games():
+    pos = "".join(str(c + 1) for c in columns)
+    for name, call in (("solve", solve), ("move", move)):
+        results[name].setdefault(len(columns), []).append(call(columns) + (pos,))
 
 def row(label, rows):
     times = sorted(r[0] for r in rows)
@@ -96,7 +112,7 @@ for name, route in (("solve", "GET /v1/connect4/solve"), ("move", "POST /v1/move
     print(f"\n{route}")
     print(f"{'stones':<10} {'n':>4} {'median':>9} {'p99':>9} {'max':>9} {'not exact':>10}")
     for low, high in bands:
-        rows = [r for s in range(max(low, first), min(high, last) + 1) for r in results[name][s]]
+        rows = [r for s in range(low, high + 1) for r in results[name].get(s, [])]
         if rows:
             row(f"{low} to {high}", rows)
     every = [r for rows in results[name].values() for r in rows]
