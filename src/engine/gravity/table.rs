@@ -16,8 +16,35 @@ use super::bits::Bits;
 use crate::engine::core::hash::splitmix;
 use crate::engine::core::pool::{Pool, Pooled, Renew};
 
-/// Entries in a full-size table: a prime a little over 2^23, 64 MiB.
-pub const ENTRIES: usize = (1 << 23) + 9;
+/// Entries in a full-size table: a prime a little over 2^23, 64 MiB, unless the build sets
+/// `GRAVITY_TABLE_ENTRIES` (a decimal number above 2^23, best a prime: 67108879 for 512 MiB),
+/// which long book builds on a machine with memory to spare may want (`docs/connect4.md`).
+/// The service is built without it: each search slot takes a table.
+pub const ENTRIES: usize = match option_env!("GRAVITY_TABLE_ENTRIES") {
+    Some(digits) => entries_from(digits),
+    None => (1 << 23) + 9,
+};
+
+/// `GRAVITY_TABLE_ENTRIES` read at compile time: more than 2^23, so that a key's quotient by
+/// the size fits the entry's check bits and lookups on 64-bit boards stay exact.
+const fn entries_from(digits: &str) -> usize {
+    let bytes = digits.as_bytes();
+    let mut value = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        assert!(
+            bytes[i].is_ascii_digit(),
+            "GRAVITY_TABLE_ENTRIES is a decimal number"
+        );
+        value = value * 10 + (bytes[i] - b'0') as usize;
+        i += 1;
+    }
+    assert!(
+        value > 1 << 23,
+        "GRAVITY_TABLE_ENTRIES is above 2^23 (8388608)"
+    );
+    value
+}
 
 /// The bounds known for a position, from the side to move's point of view (Pons scores).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,7 +112,7 @@ const GENERATIONS: u64 = 1 << 7;
 pub type Borrowed = Pooled<'static, Table>;
 
 impl Renew for Table {
-    /// A table of [`ENTRIES`] entries (64 MiB).
+    /// A table of [`ENTRIES`] entries (64 MiB by default).
     fn fresh() -> Self {
         Self {
             entries: (0..ENTRIES).map(|_| AtomicU64::new(0)).collect(),
