@@ -8,8 +8,9 @@
 # positions of each route. Bounded: at most PER_STONES positions a stone count (5 by default),
 # stone counts from the range STONES (0-41 by default), each request under its own timeout, the
 # whole run under `timeout`. POSITIONS=FILE sends the positions of FILE instead (a line's first
-# word: the columns played, from 1, as the solve route's `pos`; at most PER_STONES of each number
-# of stones in STONES, in file order), for c4's test sets for example.
+# word: the columns played, from 1, as the solve route's `pos`; a second word, the position's
+# score, is checked against the best column's; at most PER_STONES of each number of stones in
+# STONES, in file order), for c4's test sets for example.
 #
 #   bash scripts/ops/connect4-latency.sh
 #   PER_STONES=20 bash scripts/ops/connect4-latency.sh
@@ -63,12 +64,16 @@ def timed(request):
         body, status = json.loads(e.read() or b"{}"), e.code
     return time.perf_counter() - start, status, body
 
-def solve(columns):
+def solve(columns, expected):
     pos = "".join(str(c + 1) for c in columns)
-    seconds, status, _ = timed(urllib.request.Request(f"{url}/v1/connect4/solve?pos={pos}"))
+    seconds, status, body = timed(urllib.request.Request(f"{url}/v1/connect4/solve?pos={pos}"))
+    if status == 200 and expected is not None:
+        best = max(s for s in body["score"] if s != 100)
+        if best != expected:
+            raise SystemExit(f"{pos}: the best column scores {best}, the set says {expected}")
     return seconds, status == 200
 
-def move(columns):
+def move(columns, _expected):
     cells = ["."] * 42
     heights = [0] * 7
     for i, c in enumerate(columns):
@@ -87,20 +92,22 @@ def games():
     if not os.environ["POSITIONS"]:
         for stones in range(first, last + 1):
             for _ in range(per):
-                yield random_game(stones)
+                yield random_game(stones), None
         return
     taken = {}
     with open(os.environ["POSITIONS"]) as lines:
         for line in lines:
-            columns = [int(c) - 1 for c in line.split()[0]] if line.split() else []
+            words = line.split()
+            columns = [int(c) - 1 for c in words[0]] if words else []
+            expected = int(words[1]) if len(words) > 1 else None
             if first <= len(columns) <= last and taken.get(len(columns), 0) < per:
                 taken[len(columns)] = taken.get(len(columns), 0) + 1
-                yield columns
+                yield columns, expected
 
-for columns in games():
+for columns, expected in games():
     pos = "".join(str(c + 1) for c in columns)
     for name, call in (("solve", solve), ("move", move)):
-        results[name].setdefault(len(columns), []).append(call(columns) + (pos,))
+        results[name].setdefault(len(columns), []).append(call(columns, expected) + (pos,))
 
 def row(label, rows):
     times = sorted(r[0] for r in rows)
