@@ -33,10 +33,15 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use minimax_move::engine::Geometry;
-use minimax_move::engine::gravity::BookBuilder;
+use minimax_move::engine::gravity::{Book, BookBuilder};
 
-/// The depth of the book the engine ships.
-const SHIPPED_DEPTH: usize = 4;
+/// The depth of the book the engine ships, read from the book itself.
+fn shipped_depth() -> usize {
+    Book::from_bytes(include_bytes!("../engine/gravity/connect4.book"))
+        .ok()
+        .and_then(|book| usize::try_from(book.depth).ok())
+        .expect("the shipped book is well formed")
+}
 
 /// The command line, parsed.
 struct Args {
@@ -87,7 +92,7 @@ fn parse_args() -> Args {
         rows: 6,
         cols: 7,
         k: 4,
-        depth: SHIPPED_DEPTH,
+        depth: shipped_depth(),
         threads: std::thread::available_parallelism().map_or(2, usize::from),
         out: concat!(
             env!("CARGO_MANIFEST_DIR"),
