@@ -46,7 +46,7 @@ const BANDS: [(&str, usize, usize, usize); 4] = [
     ("midgame", 16, 25, 40),
     ("opening", 10, 15, 12),
     // One stone past the opening book.
-    ("book_edge", 7, 7, 12),
+    ("book_edge", 8, 8, 12),
 ];
 
 /// A random number generator (xorshift): `next(n)` is below `n`.

@@ -3,8 +3,9 @@
 # (a fixed seed) cut at every number of stones from 0 to 41, each position sent to
 # `GET /v1/connect4/solve?pos=` and to `POST /v1/move` with `"gravity": true` (the default time
 # limit). Prints, by band of stones, the median, 99th percentile and worst latency seen by the
-# client, and how many answers were not exact (a 503 `timeout` from the solve route, an answer
-# with `exact: false` from the move route), then the same over all positions and the slowest
+# client, and how many answers were not exact (a 503 `timeout` from the solve route; from the
+# move route, asked for the whole move table, a table with a move `exact: false`, and apart an
+# answer whose chosen move is `exact: false`), then the same over all positions and the slowest
 # positions of each route. Bounded: at most PER_STONES positions a stone count (5 by default),
 # stone counts from the range STONES (0-41 by default), each request under its own timeout, the
 # whole run under `timeout`. POSITIONS=FILE sends the positions of FILE instead (a line's first
@@ -71,7 +72,7 @@ def solve(columns, expected):
         best = max(s for s in body["score"] if s != 100)
         if best != expected:
             raise SystemExit(f"{pos}: the best column scores {best}, the set says {expected}")
-    return seconds, status == 200
+    return seconds, status == 200, status == 200
 
 def move(columns, _expected):
     cells = ["."] * 42
@@ -83,7 +84,8 @@ def move(columns, _expected):
     request = urllib.request.Request(f"{url}/v1/move", data=json.dumps(body).encode(),
                                      headers={"Content-Type": "application/json"})
     seconds, status, answer = timed(request)
-    return seconds, status == 200 and all(m["exact"] for m in answer["moves"])
+    ok = status == 200
+    return seconds, ok and all(m["exact"] for m in answer["moves"]), ok and answer["exact"]
 
 bands = [(0, 3), (4, 4), (5, 6), (7, 8), (9, 10), (11, 12), (13, 20), (21, 41)]
 results = {"solve": {}, "move": {}}
@@ -107,17 +109,18 @@ def games():
 for columns, expected in games():
     pos = "".join(str(c + 1) for c in columns)
     for name, call in (("solve", solve), ("move", move)):
-        results[name].setdefault(len(columns), []).append(call(columns, expected) + (pos,))
+        seconds, table, chosen = call(columns, expected)
+        results[name].setdefault(len(columns), []).append((seconds, table, pos, chosen))
 
 def row(label, rows):
     times = sorted(r[0] for r in rows)
     at = lambda q: times[round((len(times) - 1) * q)]
     print(f"{label:<10} {len(rows):>4} {at(0.5):>8.3f}s {at(0.99):>8.3f}s "
-          f"{times[-1]:>8.3f}s {sum(not r[1] for r in rows):>10}")
+          f"{times[-1]:>8.3f}s {sum(not r[1] for r in rows):>10} {sum(not r[3] for r in rows):>7}")
 
 for name, route in (("solve", "GET /v1/connect4/solve"), ("move", "POST /v1/move, gravity")):
     print(f"\n{route}")
-    print(f"{'stones':<10} {'n':>4} {'median':>9} {'p99':>9} {'max':>9} {'not exact':>10}")
+    print(f"{'stones':<10} {'n':>4} {'median':>9} {'p99':>9} {'max':>9} {'not exact':>10} {'answer':>7}")
     for low, high in bands:
         rows = [r for s in range(low, high + 1) for r in results[name].get(s, [])]
         if rows:
@@ -125,5 +128,5 @@ for name, route in (("solve", "GET /v1/connect4/solve"), ("move", "POST /v1/move
     every = [r for rows in results[name].values() for r in rows]
     row("all", every)
     slowest = sorted(every, reverse=True)[:5]
-    print("slowest:", ", ".join(f"{pos or '(empty)'} {t:.2f}s" for t, _, pos in slowest))
+    print("slowest:", ", ".join(f"{pos or '(empty)'} {t:.2f}s" for t, _, pos, _ in slowest))
 PY

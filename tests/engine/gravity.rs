@@ -666,6 +666,38 @@ fn a_10x10_board_is_taken_and_answered_honestly_within_its_budget() {
 }
 
 #[test]
+fn a_book_position_cut_short_still_answers_with_its_proven_best_move() {
+    // A position of the book's deepest level: its own score is a lookup, its columns are
+    // 8-stone searches (if the book grows, the prefix grows with it).
+    let game = [5, 5, 6, 0, 6, 1, 2, 3, 3, 4, 2, 2];
+    let position = connect_four(&game[..book_depth()]);
+    let known = pons_of(&position).expect("a score in the book");
+    let mut cut_short = Vec::new();
+    for budget in [1_000_000, 2_000_000, 3_000_000, 5_000_000, 10_000_000] {
+        let limits = SearchLimits {
+            max_work: Some(budget),
+            ..SearchLimits::default()
+        };
+        let analysis = analyse(&position, &limits);
+        let best = analysis.best_move().value;
+        if best.is_exact() {
+            assert_eq!(
+                best.pons_score(42, book_depth()),
+                Some(known),
+                "{budget} nodes"
+            );
+            if analysis.moves.iter().any(|m| m.value.outcome().is_none()) {
+                cut_short.push(budget);
+            }
+        }
+    }
+    assert!(
+        !cut_short.is_empty(),
+        "a budget that proves the best move before every column's outcome"
+    );
+}
+
+#[test]
 fn a_cancelled_search_returns_estimates_at_once() {
     let cancel = Cancel::new();
     cancel.cancel();
@@ -697,8 +729,8 @@ fn immediate_wins_and_forced_losses_are_exact_without_search() {
     let win = analysis.best_move().value;
     assert_eq!((win.outcome(), win.plies()), (Some(Outcome::Win), Some(1)));
     assert_eq!(Geometry::CONNECT_FOUR.column_of(analysis.best), 0);
-    // X to move has three in a row on the bottom row, open at both ends: two winning columns,
-    // proven without a node searched.
+    // X to move has three in a row on the bottom row, open at both ends: two columns win at
+    // once, proven without a node searched (the others win later).
     let analysis = analyse(
         &connect_four(&[2, 2, 3, 3, 4, 0]),
         &SearchLimits {
@@ -709,7 +741,7 @@ fn immediate_wins_and_forced_losses_are_exact_without_search() {
     let winning: Vec<usize> = analysis
         .moves
         .iter()
-        .filter(|m| m.value.outcome() == Some(Outcome::Win))
+        .filter(|m| (m.value.outcome(), m.value.plies()) == (Some(Outcome::Win), Some(1)))
         .map(|m| Geometry::CONNECT_FOUR.column_of(m.index))
         .collect();
     assert_eq!(

@@ -131,23 +131,26 @@ pub fn scored_moves<B: Bits>(
     // A position in the book caps every move's score at its own (no move is better than the
     // best): the sign of many moves is then known before any search, and the best ones' upper
     // bounds are already exact.
-    if let Some(best) =
-        book.and_then(|book| book.get(board.canonical_key(&shape).to_u128(), board.moves))
-    {
+    let known = book.and_then(|book| book.get(board.canonical_key(&shape).to_u128(), board.moves));
+    if let Some(best) = known {
         for (_, bounds) in columns.iter_mut().flatten() {
             bounds.upper = bounds.upper.min(best);
         }
+        find_best(&mut provers[0], &shape, &mut columns, best);
     }
     // Outcomes first, then lengths; on a symmetric board the mirror twin of a column is skipped
-    // and copied.
+    // and copied. In each pass the columns that may be best go first (centre first among
+    // equals), so that a search cut short by its deadline has most likely proven the move it
+    // answers with.
     for sign_only in [true, false] {
-        let pending: Vec<usize> = shape
+        let mut pending: Vec<usize> = shape
             .order
             .iter()
             .map(|&c| c as usize)
             .filter(|&c| !(symmetric && c > cols - 1 - c))
             .filter(|&c| matches!(columns[c], Some((Some(_), _))))
             .collect();
+        pending.sort_by_key(|&c| columns[c].map(|(_, bounds)| std::cmp::Reverse(bounds.upper)));
         narrow_columns(&mut provers, &mut columns, &pending, sign_only);
     }
     if symmetric {
@@ -158,22 +161,91 @@ pub fn scored_moves<B: Bits>(
         }
     }
     let nodes = provers.iter().map(|s| s.nodes).sum();
+    analysis_of(
+        position,
+        scoring,
+        &shape,
+        board.moves,
+        &columns,
+        nodes,
+        known,
+    )
+}
+
+/// The analysis the settled `columns` of `position` (with `moves` stones) make; `known`, the
+/// position's score when the book holds it.
+fn analysis_of<B: Bits>(
+    position: &Position,
+    scoring: Scoring,
+    shape: &Shape<B>,
+    moves: i32,
+    columns: &Columns<B>,
+    nodes: u64,
+    known: Option<i32>,
+) -> Analysis {
+    let geometry = position.geometry();
     let empty = position.empty_count();
-    let mut moves: Vec<MoveScore> = columns
+    let landing = |c| {
+        geometry
+            .landing_cell(position.cells(), c)
+            .expect("a playable column has a landing cell")
+    };
+    let mut scored: Vec<MoveScore> = columns
         .iter()
         .enumerate()
         .filter_map(|(c, entry)| {
             entry.map(|(_, bounds)| {
-                let cell = geometry
-                    .landing_cell(position.cells(), c)
-                    .expect("a playable column has a landing cell");
-                let value = evaluation(bounds, board.moves, shape.cells);
-                MoveScore::new(cell, value, scoring, geometry, empty)
+                let value = evaluation(bounds, moves, shape.cells);
+                MoveScore::new(landing(c), value, scoring, geometry, empty)
             })
         })
         .collect();
-    moves.sort_unstable_by_key(|m| m.index);
-    Analysis::from_moves(moves, nodes, None)
+    scored.sort_unstable_by_key(|m| m.index);
+    let mut analysis = Analysis::from_moves(scored, nodes, None);
+    // Cut short in a lost position, a move whose loss is proven but not its length can outrank
+    // the longest loss proven: the move found best stays the answer.
+    if let Some(best) = known
+        && !analysis.best_move().value.is_exact()
+        && let Some(c) = columns
+            .iter()
+            .position(|entry| matches!(entry, Some((_, bounds)) if *bounds == Bounds::exact(best)))
+    {
+        analysis.best = landing(c);
+    }
+    analysis
+}
+
+/// The best move of a position whose score `best` is known (from the book): its columns that
+/// may reach it, in the search order, each settled by one null-window search until one does.
+/// That one is then exact whatever happens to the rest: a search cut short by its deadline
+/// still answers with a proven move.
+fn find_best<B: Bits>(
+    prover: &mut Prover<'_, B>,
+    shape: &Shape<B>,
+    columns: &mut Columns<B>,
+    best: i32,
+) {
+    if columns
+        .iter()
+        .flatten()
+        .any(|(child, bounds)| child.is_none() && *bounds == Bounds::exact(best))
+    {
+        return;
+    }
+    for &c in &shape.order {
+        let Some((Some(child), bounds)) = columns[c as usize] else {
+            continue;
+        };
+        if bounds.upper != best {
+            continue;
+        }
+        let ours = prover.probe_lower(&child, bounds.negated()).negated();
+        let settled = ours.lower == ours.upper;
+        columns[c as usize] = Some((if settled { None } else { Some(child) }, ours));
+        if settled || prover.stopped {
+            return;
+        }
+    }
 }
 
 /// Narrows the moves of the `pending` columns (in that order), each by the first prover that

@@ -120,6 +120,25 @@ impl<'a, B: Bits> Prover<'a, B> {
         Bounds { lower, upper }
     }
 
+    /// One null-window search at `bounds.lower`: the score of `board` comes back exact at it,
+    /// or with a higher lower bound; `bounds` unchanged when the budget runs out.
+    pub fn probe_lower(&mut self, board: &Board<B>, bounds: Bounds) -> Bounds {
+        if bounds.lower >= bounds.upper || self.stopped {
+            return bounds;
+        }
+        let r = self.negamax(board, bounds.lower, bounds.lower + 1);
+        if self.stopped {
+            bounds
+        } else if r <= bounds.lower {
+            Bounds::exact(bounds.lower)
+        } else {
+            Bounds {
+                lower: r,
+                upper: bounds.upper,
+            }
+        }
+    }
+
     fn check_budget(&mut self) {
         if self.budget.spend(1) {
             self.stopped = true;
