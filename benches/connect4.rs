@@ -46,7 +46,7 @@ const BANDS: [(&str, usize, usize, usize); 4] = [
     ("midgame", 16, 25, 40),
     ("opening", 10, 15, 12),
     // One stone past the opening book.
-    ("book_edge", 8, 8, 12),
+    ("book_edge", 9, 9, 12),
 ];
 
 /// A random number generator (xorshift): `next(n)` is below `n`.
@@ -328,8 +328,13 @@ fn main() {
             .and_then(|(c, r)| Some((c.parse().ok()?, r.parse().ok()?)))
             .expect("--sets COLSxROWS [N] FILE...");
         let count = args.get(i + 2).and_then(|n| n.parse().ok());
-        let files = &args[i + 2 + usize::from(count.is_some())..];
-        sets(cols, rows, count.unwrap_or(usize::MAX), files);
+        // cargo adds `--bench` after the arguments given.
+        let files: Vec<String> = args[i + 2 + usize::from(count.is_some())..]
+            .iter()
+            .filter(|a| !a.starts_with("--"))
+            .cloned()
+            .collect();
+        sets(cols, rows, count.unwrap_or(usize::MAX), &files);
         return;
     }
     if let Some(i) = args.iter().position(|a| a == "--latency") {

@@ -195,9 +195,9 @@ async fn an_mcp_tool_call_stops_its_search_and_frees_its_slot_when_its_client_go
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_connect_four_solve_stops_and_frees_its_slot_when_its_client_goes_away() {
-    // Seven stones: the book holds its own score, but its columns take seconds to search (one
-    // of the slowest positions scripts/ops/connect4-latency.sh found).
-    let request = Request::get("/v1/connect4/solve?pos=2411411")
+    // Eight stones: the book holds its own score, but its columns take seconds to search (one
+    // of the slowest positions of c4's opening_L3 that scripts/ops/connect4-latency.sh found).
+    let request = Request::get("/v1/connect4/solve?pos=27133212")
         .body(Body::empty())
         .unwrap();
     assert_abandoned_request_frees_its_slot(request, "the solve").await;

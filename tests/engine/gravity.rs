@@ -478,30 +478,38 @@ fn random_7x6_openings_match_connect_four_ai() {
 
 #[test]
 fn every_7x6_position_short_of_the_books_depth_is_analysed_from_the_book() {
-    // Every sequence of moves shorter than the book's depth: the position and all its
-    // children come from the book, so the analysis searches no node and every column is exact.
-    let mut levels: Vec<Vec<Vec<usize>>> = vec![vec![Vec::new()]];
-    for _ in 1..book_depth() {
-        let longer = levels[levels.len() - 1]
-            .iter()
-            .flat_map(|s| (0..7).map(move |c| [s.as_slice(), &[c]].concat()))
-            .collect();
-        levels.push(longer);
-    }
+    // Every position in play with fewer stones than the book's depth: it and all its children
+    // come from the book, so the analysis searches no node and every column is exact.
+    let mut level: HashMap<Position, Vec<usize>> = HashMap::from([(connect_four(&[]), Vec::new())]);
     let mut analysed = 0usize;
-    for columns in levels.iter().flatten() {
-        let analysis = analyse(&connect_four(columns), &unlimited());
-        assert_eq!(analysis.nodes, 0, "{}", moves_string(columns));
-        assert!(analysis.is_exact(), "{}", moves_string(columns));
-        analysed += 1;
+    for stones in 0..book_depth() {
+        let mut next = HashMap::new();
+        for (position, columns) in &level {
+            let analysis = analyse(position, &unlimited());
+            assert_eq!(analysis.nodes, 0, "{}", moves_string(columns));
+            assert!(analysis.is_exact(), "{}", moves_string(columns));
+            analysed += 1;
+            if stones + 1 == book_depth() {
+                continue;
+            }
+            for c in 0..7 {
+                let longer = [columns.as_slice(), &[c]].concat();
+                // A full column, or a game just won: nothing to analyse.
+                let Ok(game) = Game::from_columns(Geometry::CONNECT_FOUR, Player::X, &longer)
+                else {
+                    continue;
+                };
+                if let Some(child) = game.position() {
+                    next.entry(child.clone()).or_insert(longer);
+                }
+            }
+        }
+        level = next;
     }
-    // Sequences, not positions: 1 + 7 + 49 + ... (a game of fewer than seven stones never ends).
-    assert_eq!(
-        analysed,
-        (0..book_depth())
-            .map(|n| 7usize.pow(n as u32))
-            .sum::<usize>()
-    );
+    // Distinct positions in play by stones (OEIS A212693, less the 728 games won with the
+    // seventh stone), summed below the depth.
+    let in_play = [1, 7, 49, 238, 1_120, 4_263, 16_422, 54_131];
+    assert_eq!(analysed, in_play[..book_depth()].iter().sum::<usize>());
 }
 
 /// The book's deepest level against an independent solver: random positions of as many stones
@@ -668,12 +676,14 @@ fn a_10x10_board_is_taken_and_answered_honestly_within_its_budget() {
 #[test]
 fn a_book_position_cut_short_still_answers_with_its_proven_best_move() {
     // A position of the book's deepest level: its own score is a lookup, its columns are
-    // 8-stone searches (if the book grows, the prefix grows with it).
+    // searches one stone deeper (if the book grows, the prefix grows with it).
     let game = [5, 5, 6, 0, 6, 1, 2, 3, 3, 4, 2, 2];
     let position = connect_four(&game[..book_depth()]);
     let known = pons_of(&position).expect("a score in the book");
     let mut cut_short = Vec::new();
-    for budget in [1_000_000, 2_000_000, 3_000_000, 5_000_000, 10_000_000] {
+    for budget in [
+        300_000, 1_000_000, 2_000_000, 3_000_000, 5_000_000, 10_000_000,
+    ] {
         let limits = SearchLimits {
             max_work: Some(budget),
             ..SearchLimits::default()
@@ -705,8 +715,8 @@ fn a_cancelled_search_returns_estimates_at_once() {
         cancel,
         ..SearchLimits::default()
     };
-    // Nine stones in: past the book (and its children too), a search of a second or so.
-    let columns = [3, 3, 2, 4, 3, 2, 4, 0, 6];
+    // Ten stones in: past the book (and its children too), a search of a second or so.
+    let columns = [3, 3, 2, 4, 3, 2, 4, 0, 6, 1];
     assert!(columns.len() > book_depth() + 1);
     let analysis = analyse(&connect_four(&columns), &limits);
     assert!(!analysis.is_exact());
@@ -1049,6 +1059,23 @@ fn slow_boards_with_a_side_of_17_to_20_match_a_plain_minimax_near_the_end() {
         while checked < 3 {
             let mut board = Plain::new(rows, cols, k);
             if random_late_position(&mut random, &mut board, 10).is_some() {
+                check_against_oracle(&mut board, &mut HashMap::new());
+                checked += 1;
+            }
+        }
+    }
+}
+
+#[test]
+fn random_9x5_and_10x6_positions_match_a_plain_minimax_near_the_end() {
+    // The other boards of c4's test sets: 9 × 5 fits the solver's 64-bit board, 10 × 6
+    // (70 bits) takes its 128-bit one.
+    let mut random = Random(0x0009_0005_000a_0006);
+    for (rows, cols) in [(5, 9), (6, 10)] {
+        let mut checked = 0;
+        while checked < 4 {
+            let mut board = Plain::new(rows, cols, 4);
+            if random_late_position(&mut random, &mut board, 12).is_some() {
                 check_against_oracle(&mut board, &mut HashMap::new());
                 checked += 1;
             }
