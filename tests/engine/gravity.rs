@@ -1055,13 +1055,24 @@ fn slow_boards_with_a_side_of_17_to_20_match_a_plain_minimax_near_the_end() {
         (20, 6, 5),
     ];
     for (rows, cols, k) in sizes {
-        let mut checked = 0;
-        while checked < 3 {
-            let mut board = Plain::new(rows, cols, k);
-            if random_late_position(&mut random, &mut board, 10).is_some() {
-                check_against_oracle(&mut board, &mut HashMap::new());
-                checked += 1;
-            }
+        check_random_late_positions(&mut random, (rows, cols, k), 3, 10);
+    }
+}
+
+/// `count` random positions `empty` cells from the end on a `rows` × `cols` board with `k` in
+/// a row, each checked against the oracle.
+fn check_random_late_positions(
+    random: &mut Random,
+    (rows, cols, k): (usize, usize, usize),
+    count: usize,
+    empty: usize,
+) {
+    let mut checked = 0;
+    while checked < count {
+        let mut board = Plain::new(rows, cols, k);
+        if random_late_position(random, &mut board, empty).is_some() {
+            check_against_oracle(&mut board, &mut HashMap::new());
+            checked += 1;
         }
     }
 }
@@ -1072,13 +1083,6 @@ fn random_9x5_and_10x6_positions_match_a_plain_minimax_near_the_end() {
     // (70 bits) takes its 128-bit one.
     let mut random = Random(0x0009_0005_000a_0006);
     for (rows, cols) in [(5, 9), (6, 10)] {
-        let mut checked = 0;
-        while checked < 4 {
-            let mut board = Plain::new(rows, cols, 4);
-            if random_late_position(&mut random, &mut board, 12).is_some() {
-                check_against_oracle(&mut board, &mut HashMap::new());
-                checked += 1;
-            }
-        }
+        check_random_late_positions(&mut random, (rows, cols, 4), 4, 12);
     }
 }
