@@ -28,8 +28,23 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use criterion::Criterion;
-use minimax_move::engine::gravity::{analyze, solve};
+use minimax_move::engine::{Analysis, Engine, Solution};
+
 use minimax_move::engine::{Game, Geometry, Player, Position, Scoring, SearchLimits};
+
+/// The engine every benchmark here searches with (its tables made once, as a server's are).
+fn engine() -> &'static Engine {
+    static ENGINE: std::sync::LazyLock<Engine> = std::sync::LazyLock::new(Engine::default);
+    &ENGINE
+}
+
+fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> Analysis {
+    engine().analyze(position, scoring, limits)
+}
+
+fn solve(position: &Position, limits: &SearchLimits) -> Solution {
+    engine().solve_gravity(position, limits)
+}
 
 /// The 7 × 6 position after `columns` (from 0), `None` when they are not a game in play.
 fn connect_four(columns: &[usize]) -> Option<Position> {

@@ -9,7 +9,15 @@
 //! ```
 
 use criterion::{Criterion, criterion_main};
-use minimax_move::engine::{Geometry, Player, Position, Rule, Scoring, SearchLimits, analyze};
+use minimax_move::engine::{
+    Analysis, Engine, Geometry, Player, Position, Rule, Scoring, SearchLimits,
+};
+
+/// The engine every benchmark here searches with (its tables made once, as a server's are).
+fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> Analysis {
+    static ENGINE: std::sync::LazyLock<Engine> = std::sync::LazyLock::new(Engine::default);
+    ENGINE.analyze(position, scoring, limits)
+}
 
 fn empty(rows: u64, cols: u64, k: u64) -> Position {
     let geometry = Geometry::new(rows, cols, k).expect("valid geometry");

@@ -7,26 +7,18 @@
 //! `22 - ⌈m / 2⌉`, that is `1 + (42 - m) / 2`, a loss the negative, a draw 0), and 100 for a full
 //! column. Every score is proven, by the built-in opening book or the gravity solver.
 
-use std::time::Duration;
-
 use axum::extract::State;
-use axum::http::{HeaderValue, header};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::answer::run_bounded;
 use super::extract::StrictQuery;
 use super::problem::ProblemCode;
+use super::respond::json_response;
+use super::usecase::connect4::column_scores;
 use super::wire::{Connect4Solution, SolveQuery};
 use super::{ApiError, AppState};
-use crate::engine::gravity::column_scores;
-use crate::engine::{
-    Game, Geometry, Player, Position, PositionError, SearchLimits, SuggestOptions, suggest,
-};
-
-/// The score the public API gives a full column.
-const FULL: i32 = 100;
+use crate::engine::{Game, Geometry, Player, Position, PositionError};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(solve_connect4))
@@ -52,41 +44,8 @@ async fn solve_connect4(
 ) -> Result<Response, ApiError> {
     let pos = query.pos.unwrap_or_default();
     let position = parse(&pos)?;
-    // On the bounded pool like every search: it holds a slot, and stops (freeing it) when its
-    // client goes away.
-    let limit = Duration::from_millis(state.settings().max_time_limit_ms);
-    let scores = run_bounded(&state, limit, move |deadline, cancel| {
-        let limits = SearchLimits {
-            deadline: Some(deadline),
-            cancel,
-            ..SearchLimits::default()
-        };
-        let options = SuggestOptions {
-            limits,
-            ..SuggestOptions::default()
-        };
-        let analysis = suggest(&position, &options).analysis;
-        // Every column proven, or none reported: the format has no way to say "estimate".
-        column_scores(&position, &analysis).map(|scores| {
-            scores
-                .into_iter()
-                .map(|score| score.unwrap_or(FULL))
-                .collect::<Vec<i32>>()
-        })
-    })
-    .await?
-    .ok_or(ApiError::Timeout)?;
-    let mut body = Vec::with_capacity(64);
-    serde_json::to_writer(&mut body, &Connect4Solution { pos, score: scores })
-        .expect("an answer serializes");
-    Ok((
-        [(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json"),
-        )],
-        body,
-    )
-        .into_response())
+    let score = column_scores(&state, position).await?;
+    Ok(json_response(&Connect4Solution { pos, score }, 64))
 }
 
 /// The position `pos` reaches: the engine's game replayed from the columns, or the 422 that

@@ -63,6 +63,15 @@ fn query_error(error: &serde_path_to_error::Error<serde_urlencoded::de::Error>) 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct JsonBody(pub Bytes);
 
+/// The JSON of a body read by [`JsonBody`]: a 400 `malformed_json` when it is not JSON. The one
+/// way every route and tool reads a body into a value before its parser gives it a shape.
+///
+/// # Errors
+/// [`ApiError::MalformedJson`] with the parser's message.
+pub(crate) fn read_json(body: &[u8]) -> Result<serde_json::Value, ApiError> {
+    serde_json::from_slice(body).map_err(|e| ApiError::MalformedJson(e.to_string()))
+}
+
 /// Whether the request says its body is JSON (`application/json`, any parameters such as a
 /// charset allowed).
 fn is_json(headers: &HeaderMap) -> bool {

@@ -1,15 +1,16 @@
 //! `POST /v1/move` and `GET /v1/move`: the best move for a position.
 
 use axum::extract::State;
-use axum::http::{HeaderMap, HeaderValue, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::HeaderMap;
+use axum::response::Response;
 use serde_json::Value;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::answer::{answer_bounded, json_bytes};
 use super::extract::{JsonBody, StrictQuery};
 use super::problem::ProblemCode;
+use super::respond::json_response;
+use super::usecase::moves::answer_bounded;
 use super::wire::{
     MoveQuery, MoveRequest, MoveResponse, ServerSentEvent, ValidRequest, parse_body,
 };
@@ -151,13 +152,5 @@ async fn get_move(
 /// Answers a valid request: inline for a 3 × 3 table lookup, on the bounded blocking pool for a
 /// search.
 async fn respond(state: &AppState, request: ValidRequest) -> Result<Response, ApiError> {
-    let body = json_bytes(&answer_bounded(state, request).await?, 1024);
-    Ok((
-        [(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json"),
-        )],
-        body,
-    )
-        .into_response())
+    Ok(json_response(&answer_bounded(state, request).await?, 1024))
 }

@@ -18,7 +18,9 @@ use serde::Serialize;
 use tokio::sync::{mpsc, watch};
 use tokio::task::AbortHandle;
 
-use super::answer::{answer_in_slot, json_bytes, reserve_slot};
+use super::respond::json_bytes;
+use super::usecase::moves::answer_in_slot;
+use super::usecase::slots::reserve_slot;
 use super::wire::ValidRequest;
 use super::{ApiError, AppState};
 use crate::engine::{Iteration, MoveScore, OutcomeOrUnknown, Progress, Value as MoveValue};

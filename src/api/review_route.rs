@@ -1,20 +1,16 @@
 //! `POST /v1/review`: a whole game, move by move, each move compared with the best one and
-//! labelled (see [`crate::engine::review`] for the labels and their thresholds).
-
-use std::time::Duration;
+//! labelled (see [`Review`](crate::engine::Review) for the labels and their thresholds).
 
 use axum::extract::State;
-use axum::http::{HeaderValue, header};
-use axum::response::{IntoResponse, Response};
-use serde_json::Value;
+use axum::response::Response;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::answer::{run_bounded, search_limits};
-use super::extract::JsonBody;
-use super::wire::{ReviewRequest, ReviewResponse, ValidReview, parse_review};
-use super::{ApiError, AppState, Settings};
-use crate::engine::{SearchLimits, review};
+use super::extract::{JsonBody, read_json};
+use super::respond::json_response;
+use super::usecase::review::review_bounded;
+use super::wire::{ReviewRequest, ReviewResponse, parse_review};
+use super::{ApiError, AppState};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(post_review))
@@ -48,71 +44,6 @@ async fn post_review(
     State(state): State<AppState>,
     JsonBody(body): JsonBody,
 ) -> Result<Response, ApiError> {
-    let value: Value =
-        serde_json::from_slice(&body).map_err(|e| ApiError::MalformedJson(e.to_string()))?;
-    let response = review_bounded(&state, parse_review(value)?).await?;
-    let mut body = Vec::with_capacity(2048);
-    serde_json::to_writer(&mut body, &response).map_err(|_| ApiError::Internal)?;
-    Ok((
-        [(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json"),
-        )],
-        body,
-    )
-        .into_response())
-}
-
-/// Reviews a game: inline when every position is a table lookup, else on the bounded blocking
-/// pool under one search slot, one deadline and one work budget for the whole game.
-pub(crate) async fn review_bounded(
-    state: &AppState,
-    request: ValidReview,
-) -> Result<ReviewResponse, ApiError> {
-    if request.game.is_solved() {
-        super::metrics::table_answers().increment(1);
-        let review = review(&request.game, &SearchLimits::default());
-        return Ok(ReviewResponse::new(&request.game, &review));
-    }
-    let settings = state.settings().clone();
-    let millis = time_limit_ms(&request, &settings);
-    run_bounded(
-        state,
-        Duration::from_millis(millis),
-        move |deadline, cancel| {
-            // Every move of every position scored: the review compares the played move with
-            // the best.
-            let limits = SearchLimits {
-                all_moves: true,
-                ..search_limits(
-                    &settings,
-                    request.game.geometry(),
-                    request.max_depth,
-                    millis,
-                    deadline,
-                    cancel,
-                )
-            };
-            let review = review(&request.game, &limits);
-            if review.nodes > 0 {
-                metrics::counter!("minimax_search_nodes_total").increment(review.nodes);
-            }
-            ReviewResponse::new(&request.game, &review)
-        },
-    )
-    .await
-}
-
-/// The default budget of a review, per position searched: a review's labels are as good as
-/// each position's search, so a longer game gets a longer review (up to the server's cap).
-pub const POSITION_TIME_MS: u64 = 200;
-
-/// The whole game's time limit: the request's, else [`POSITION_TIME_MS`] a position; capped by
-/// the server like a move's.
-fn time_limit_ms(request: &ValidReview, settings: &Settings) -> u64 {
-    let positions = request.game.moves().len() as u64;
-    request
-        .time_limit_ms
-        .unwrap_or(POSITION_TIME_MS.saturating_mul(positions))
-        .clamp(1, settings.max_time_limit_ms)
+    let response = review_bounded(&state, parse_review(read_json(&body)?)?).await?;
+    Ok(json_response(&response, 2048))
 }

@@ -1,21 +1,16 @@
 //! `POST /v1/trace`: the search tree a position or a textbook tree gets under plain minimax,
 //! alpha-beta or alpha-beta with a table (see [`crate::engine::trace`] for the conventions).
 
-use std::time::Duration;
-
 use axum::extract::State;
-use axum::http::{HeaderValue, header};
-use axum::response::{IntoResponse, Response};
-use serde_json::Value;
+use axum::response::Response;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::answer::run_bounded;
-use super::extract::JsonBody;
-use super::problem::ProblemCode;
-use super::wire::{TraceRequest, TraceResponse, ValidTrace, parse_trace};
+use super::extract::{JsonBody, read_json};
+use super::respond::json_response;
+use super::usecase::trace::trace_bounded;
+use super::wire::{TraceRequest, TraceResponse, parse_trace};
 use super::{ApiError, AppState};
-use crate::engine::trace::{TraceError, TraceOptions};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(post_trace))
@@ -58,46 +53,6 @@ async fn post_trace(
     State(state): State<AppState>,
     JsonBody(body): JsonBody,
 ) -> Result<Response, ApiError> {
-    let value: Value =
-        serde_json::from_slice(&body).map_err(|e| ApiError::MalformedJson(e.to_string()))?;
-    let response = trace_bounded(&state, parse_trace(value)?).await?;
-    let mut body = Vec::with_capacity(16 * 1024);
-    serde_json::to_writer(&mut body, &response).map_err(|_| ApiError::Internal)?;
-    Ok((
-        [(
-            header::CONTENT_TYPE,
-            HeaderValue::from_static("application/json"),
-        )],
-        body,
-    )
-        .into_response())
-}
-
-/// Traces on the bounded blocking pool under a search slot, stopped at the server's longest
-/// time limit or when the caller goes away.
-pub(crate) async fn trace_bounded(
-    state: &AppState,
-    request: ValidTrace,
-) -> Result<TraceResponse, ApiError> {
-    let millis = state.settings().max_time_limit_ms.max(1);
-    let result = run_bounded(
-        state,
-        Duration::from_millis(millis),
-        move |deadline, cancel| {
-            let options = TraceOptions {
-                deadline: Some(deadline),
-                cancel,
-                ..request.options
-            };
-            crate::engine::trace::trace(&request.input, &options)
-                .map(|trace| TraceResponse::new(&request.input, trace, &options))
-        },
-    )
-    .await?;
-    result.map_err(|error| match error {
-        TraceError::TooLarge { .. } => {
-            ApiError::invalid(ProblemCode::TraceTooLarge, "", error.to_string())
-        }
-        TraceError::Stopped => ApiError::Timeout,
-    })
+    let response = trace_bounded(&state, parse_trace(read_json(&body)?)?).await?;
+    Ok(json_response(&response, 16 * 1024))
 }

@@ -33,7 +33,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use minimax_move::engine::Geometry;
-use minimax_move::engine::gravity::{Book, BookBuilder};
+use minimax_move::engine::{Book, BookBuilder};
 
 /// The depth of the book the engine ships, read from the book itself.
 fn shipped_depth() -> usize {

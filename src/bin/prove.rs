@@ -20,7 +20,7 @@
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use minimax_move::engine::{Geometry, Player, Position, Rule, Scoring, SearchLimits, analyze};
+use minimax_move::engine::{Engine, Geometry, Player, Position, Rule, Scoring, SearchLimits};
 
 /// Proves small m,n,k games from the empty board and times a move on 15 × 15.
 #[derive(Debug, Parser)]
@@ -67,8 +67,10 @@ fn parse_game(text: &str) -> Result<Geometry, String> {
 
 fn main() {
     let args = Args::parse();
+    // The engine the tool measures: one search at a time, its tables made once.
+    let engine = Engine::default();
     if args.calibrate {
-        calibrate();
+        calibrate(&engine);
         return;
     }
     let games = if args.games.is_empty() {
@@ -87,9 +89,9 @@ fn main() {
             .collect::<Result<Vec<_>, _>>()
             .unwrap_or_else(|error| panic!("--rule: {error}"))
     };
-    prove(&games, args.runs.max(1));
+    prove(&engine, &games, args.runs.max(1));
     if !args.proofs_only {
-        time_big_board_moves();
+        time_big_board_moves(&engine);
     }
 }
 
@@ -111,7 +113,7 @@ fn name(geometry: Geometry) -> String {
 }
 
 /// Proves each game from the empty board, the fastest of `runs` runs.
-fn prove(games: &[Geometry], runs: usize) {
+fn prove(engine: &Engine, games: &[Geometry], runs: usize) {
     println!(
         "{:<18} {:>8} {:>6} {:>12} {:>12} {:>10}",
         "game", "outcome", "exact", "nodes", "nodes/s", "seconds"
@@ -123,7 +125,7 @@ fn prove(games: &[Geometry], runs: usize) {
         let (analysis, seconds) = (0..runs)
             .map(|_| {
                 let start = Instant::now();
-                let analysis = analyze(&position, Scoring::Depth, &SearchLimits::default());
+                let analysis = engine.analyze(&position, Scoring::Depth, &SearchLimits::default());
                 (analysis, start.elapsed().as_secs_f64())
             })
             .min_by(|a, b| a.1.total_cmp(&b.1))
@@ -142,7 +144,7 @@ fn prove(games: &[Geometry], runs: usize) {
 }
 
 /// Times a 500 ms move on the empty 15 × 15 board and on a quiet opening.
-fn time_big_board_moves() {
+fn time_big_board_moves(engine: &Engine) {
     let geometry = Geometry::new(15, 15, 5).expect("valid geometry");
     let mut midgame = vec![None; geometry.cells()];
     // A quiet opening: a few stones each around the centre, no threats.
@@ -169,7 +171,7 @@ fn time_big_board_moves() {
             all_moves: false,
             ..SearchLimits::default()
         };
-        let analysis = analyze(&position, Scoring::Depth, &limits);
+        let analysis = engine.analyze(&position, Scoring::Depth, &limits);
         let seconds = start.elapsed().as_secs_f64();
         println!(
             "{name:<14} move {:>3}  depth {:>2}  nodes {:>9}  nodes/s {:>10.0}  seconds {:.4}",
@@ -183,7 +185,7 @@ fn time_big_board_moves() {
 }
 
 /// Times searches bounded by the work budget of a 500 ms limit (see the module documentation).
-fn calibrate() {
+fn calibrate(engine: &Engine) {
     const MILLIS: u64 = 500;
     let mut positions = RandomPositions::new();
     println!(
@@ -214,7 +216,7 @@ fn calibrate() {
                     ..SearchLimits::default()
                 };
                 let start = Instant::now();
-                let _ = analyze(&position, Scoring::Depth, &limits);
+                let _ = engine.analyze(&position, Scoring::Depth, &limits);
                 let ms = start.elapsed().as_secs_f64() * 1000.0;
                 let share = ms / MILLIS as f64;
                 worst = worst.max(share);

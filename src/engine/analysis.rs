@@ -323,9 +323,9 @@ impl Analysis {
     /// static guesses, not comparable with searched ones.
     ///
     /// ```
-    /// use minimax_move::engine::{analyze, Geometry, Position, Scoring, SearchLimits};
+    /// use minimax_move::engine::{Engine, Geometry, Position, Scoring, SearchLimits};
     /// let position = Position::new(Geometry::TIC_TAC_TOE, vec![None; 9], None).unwrap();
-    /// let analysis = analyze(&position, Scoring::Depth, &SearchLimits::default());
+    /// let analysis = Engine::default().analyze(&position, Scoring::Depth, &SearchLimits::default());
     /// let ranked: Vec<usize> = analysis.ranked(position.geometry()).iter().map(|m| m.index).collect();
     /// // Every move draws: the best (the lowest index), then the centre, the edges, the corners.
     /// assert_eq!(ranked, vec![0, 4, 1, 3, 5, 7, 2, 6, 8]);

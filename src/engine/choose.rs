@@ -101,7 +101,7 @@ pub fn immediate_wins(geometry: Geometry, cells: &[Option<Player>], player: Play
 /// use minimax_move::engine::*;
 /// let cells = Position::parse_compact("O.XX.X.OO").unwrap();
 /// let position = Position::new(Geometry::TIC_TAC_TOE, cells, None).unwrap();
-/// let analysis = analyze(&position, Scoring::Depth, &SearchLimits::default());
+/// let analysis = Engine::default().analyze(&position, Scoring::Depth, &SearchLimits::default());
 /// let mut never = || unreachable!();
 /// let chosen = choose(&position, &analysis, Difficulty::Perfect, TieBreak::First, &mut never);
 /// assert_eq!(chosen, 4);

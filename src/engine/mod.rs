@@ -1,28 +1,38 @@
-//! The synchronous engine: boards and rules, validation, scoring, the solved 3 × 3 table and the
-//! alpha-beta search for larger m,n,k games.
+//! The synchronous engine: boards and rules, validation, scoring, and the searches of every
+//! game the service plays.
 //!
 //! It knows nothing of HTTP, async or I/O, and builds on its own with
 //! `cargo build --no-default-features`; the optional `serde` feature serializes its answer types.
 //!
-//! [`suggest`] is the one entry point: it analyses a [`Position`], chooses the move and says what
-//! it leads to, as a [`Suggestion`].
+//! [`Engine`] is the one door: it owns the tables its searches borrow and the limits policy, and
+//! it analyses a [`Position`], suggests a move ([`Suggestion`]), reviews a [`Game`], traces a
+//! search and scores Connect Four's columns.
 //!
 //! ```
-//! use minimax_move::engine::{suggest, Geometry, Outcome, Position, SuggestOptions};
+//! use minimax_move::engine::{Engine, Geometry, Outcome, Position, SuggestOptions};
 //!
+//! let engine = Engine::default();
 //! let cells = Position::parse_compact("XXOOX.O..").unwrap();
 //! let position = Position::new(Geometry::TIC_TAC_TOE, cells, None).unwrap();
-//! let suggestion = suggest(&position, &SuggestOptions::default());
+//! let suggestion = engine.suggest(&position, &SuggestOptions::default());
 //! let chosen = suggestion.chosen;
 //! assert_eq!(chosen.index, 7);
 //! assert_eq!((chosen.value.outcome(), chosen.value.plies()), (Some(Outcome::Win), Some(1)));
 //! ```
 //!
-//! Layout, leaves first: [`Geometry`] (the board's shape and its winning lines, computed once per
-//! geometry), [`Player`], [`Position`] (a legal position in play), the analysis types
-//! ([`Value`], [`MoveScore`], [`Analysis`]), then the two analysers, the solved 3 × 3 table and the
-//! search, which depend on those types and not on each other, then [`choose`] and [`explanation`],
-//! and at the top [`suggest`].
+//! Layers, leaves first (docs/engine.md draws them):
+//! - the game: [`Geometry`] (the board's shape and its winning lines, computed once per
+//!   geometry), [`Player`], [`Rule`], [`Position`] (a legal position in play) and the game record
+//!   ([`Game`]);
+//! - the analysis types ([`Value`], [`MoveScore`], [`Analysis`]) and the bounds of a search
+//!   ([`SearchLimits`]);
+//! - the search core every search shares: scores, the work budget, iterative deepening, and the
+//!   tables, borrowed from the engine's own set under one memory budget;
+//! - the searches, siblings that depend on those layers and not on each other: the solved 3 × 3
+//!   table, the small-board solver, the big-board (gomoku) engine, the gravity solver, and the
+//!   teaching trace;
+//! - above them the choice of a move at a difficulty, the sentences that explain it, the review
+//!   of a game, and at the top [`Engine`].
 #![deny(missing_docs)]
 
 mod analysis;
@@ -30,9 +40,10 @@ mod cancel;
 mod choose;
 mod core;
 mod explain;
+mod facade;
 mod game;
 mod gomoku;
-pub mod gravity;
+mod gravity;
 mod limits;
 mod progress;
 mod review;
@@ -47,18 +58,18 @@ pub use analysis::OutcomeOrUnknown;
 pub use analysis::{Analysis, Evaluation, MoveScore, Outcome, Scoring, Value, best_of};
 pub use cancel::Cancel;
 pub use choose::{Difficulty, TieBreak, choose, immediate_wins};
-pub use core::pool::keep_tables_for;
 pub use explain::{cell_name, explanation, in_a_row, line_name, rounded};
+pub use facade::{Engine, EngineSettings, slot_bytes};
 pub use game::renju;
 pub use game::{
     CompactCellError, GameResult, PlayError, Played, Position, PositionError, game_result,
 };
 pub use game::{Geometry, GeometryError, Player, Rule};
+pub use gravity::{Book, BookBuilder, BookError, Solution, build_book, pons_score};
 pub use limits::{SearchLimits, WORK_PER_MS_TIMES_CELLS};
 pub use progress::{Iteration, Progress};
 pub use review::{
     GOOD_COST, Game, GameEnd, GameError, GameErrorKind, INACCURACY_COST, Label, MISTAKE_COST,
-    PlayerSummary, Review, ReviewedMove, review,
+    PlayerSummary, Review, ReviewedMove,
 };
-pub use solved::{warm_up, warmed_up};
-pub use suggest::{SuggestOptions, Suggestion, analyze, principal_variation, suggest};
+pub use suggest::{SuggestOptions, Suggestion, principal_variation};

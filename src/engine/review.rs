@@ -25,6 +25,7 @@ use std::time::Instant;
 use thiserror::Error;
 
 use crate::engine::analysis::{Analysis, Outcome, Value};
+use crate::engine::core::pool::Tables;
 use crate::engine::explain::cell_name;
 use crate::engine::game::{GameResult, Geometry, PlayError, Player, Position};
 use crate::engine::limits::SearchLimits;
@@ -455,29 +456,22 @@ pub struct Review {
 /// search. A move the first pass chose itself is never labelled worse than `good` unless its
 /// value is proven. 3 × 3 games are table lookups.
 ///
-/// ```
-/// use minimax_move::engine::{review, Game, Geometry, Label, Player, SearchLimits};
-/// let game = Game::new(Geometry::TIC_TAC_TOE, Player::X, &[4, 1, 0, 8, 2, 6, 3, 5]).unwrap();
-/// let review = review(&game, &SearchLimits::default());
-/// assert_eq!(review.moves[1].label, Label::Blunder);
-/// assert_eq!(review.turning_point, Some(2));
-/// ```
 #[must_use]
-pub fn review(game: &Game, limits: &SearchLimits) -> Review {
+pub(crate) fn review(tables: &Tables, game: &Game, limits: &SearchLimits) -> Review {
     let mut moves = Vec::with_capacity(game.moves.len());
     let mut nodes = 0;
     let count = game.positions.len();
     let first_pass = scaled(limits, FIRST_PASS_TENTHS);
     for (i, (position, &cell)) in game.positions.iter().zip(&game.moves).enumerate() {
         let share = share_of(&first_pass, nodes, count - i);
-        let analysis = analysed(position, share);
+        let analysis = analysed(tables, position, share);
         nodes += analysis.nodes;
         moves.push(reviewed(i + 1, position, cell, &analysis));
         if limits.cancel.is_cancelled() {
             break;
         }
     }
-    nodes += research(game, limits, &mut moves, nodes);
+    nodes += research(tables, game, limits, &mut moves, nodes);
     for m in &mut moves {
         if m.cell == m.first_choice && !m.value.is_exact() {
             m.label = m.label.min(Label::Good);
@@ -501,7 +495,13 @@ pub fn review(game: &Game, limits: &SearchLimits) -> Review {
 
 /// The second pass of [`review`]: the positions whose labels hang on estimates searched again
 /// with what is left of `limits` after `spent`. Returns the nodes it searched.
-fn research(game: &Game, limits: &SearchLimits, moves: &mut [ReviewedMove], spent: u64) -> u64 {
+fn research(
+    tables: &Tables,
+    game: &Game,
+    limits: &SearchLimits,
+    moves: &mut [ReviewedMove],
+    spent: u64,
+) -> u64 {
     if limits.cancel.is_cancelled() {
         return 0;
     }
@@ -519,7 +519,7 @@ fn research(game: &Game, limits: &SearchLimits, moves: &mut [ReviewedMove], spen
     for (j, &i) in wanted.iter().enumerate() {
         let share = share_of(limits, spent + nodes, wanted.len() - j);
         let position = &game.positions[i];
-        let analysis = analysed(position, share);
+        let analysis = analysed(tables, position, share);
         nodes += analysis.nodes;
         let first_choice = moves[i].first_choice;
         moves[i] = ReviewedMove {
@@ -547,8 +547,9 @@ fn scaled(limits: &SearchLimits, tenths: u32) -> SearchLimits {
 
 /// The move table of `position`, from the engine's one entry point at full strength (so a
 /// review sees what a player asking for a move would be told).
-fn analysed(position: &Position, limits: SearchLimits) -> Analysis {
+fn analysed(tables: &Tables, position: &Position, limits: SearchLimits) -> Analysis {
     suggest(
+        tables,
         position,
         &SuggestOptions {
             limits,

@@ -2,7 +2,6 @@
 
 use std::sync::OnceLock;
 
-use super::core::table::{Replacement, Table};
 use crate::engine::analysis::{Analysis, Evaluation, MoveScore, Scoring};
 use crate::engine::game::{Geometry, Player, Position};
 use crate::engine::gomoku;
@@ -21,19 +20,10 @@ struct SolvedTable {
 
 static TABLE: OnceLock<SolvedTable> = OnceLock::new();
 
-/// Builds, if not built yet, everything the engine would otherwise build inside the first search
-/// that needs it, on that search's clock: the solved 3 × 3 table, the gomoku pattern tables of
-/// every `k` and every rule, the move-ordering lookup of the gomoku weights, the winning lines of
-/// the usual gomoku boards (15 × 15 and 20 × 20), and one transposition table, left in the pool
-/// for the first search to borrow. Each front door calls it before it answers: the server before
-/// `/readyz` says ready, the Gomocup brain before it reads its first command. It takes a
-/// fraction of a second in a release build (docs/performance.md, "Start-up and the first
-/// move"); later calls return at once.
-///
-/// ```
-/// minimax_move::engine::warm_up();
-/// assert!(minimax_move::engine::warmed_up());
-/// ```
+/// Builds, if not built yet, the tables that are the same for every engine of the process (see
+/// [`Engine::warm_up`](crate::engine::Engine::warm_up)): the solved 3 × 3 table, the gomoku
+/// pattern tables of every `k` and every rule, the move-ordering lookup of the gomoku weights and
+/// the winning lines of the usual gomoku boards (15 × 15 and 20 × 20).
 pub fn warm_up() {
     table();
     gomoku::PatternTable::build_all();
@@ -43,14 +33,9 @@ pub fn warm_up() {
             let _ = geometry.line_list();
         }
     }
-    drop(Table::acquire(
-        Replacement::UnlessDeeper,
-        Geometry::TIC_TAC_TOE,
-    ));
 }
 
-/// Whether every table that [`warm_up`] builds once for the life of the process is built, so
-/// that no search has one to build on its clock.
+/// Whether every table that [`warm_up`] builds once for the life of the process is built.
 #[must_use]
 pub fn warmed_up() -> bool {
     TABLE.get().is_some()

@@ -7,11 +7,12 @@ use rand_chacha::rand_core::{RngCore, SeedableRng};
 
 use crate::engine::analysis::{Analysis, MoveScore, Scoring, Value, best_of};
 use crate::engine::choose::{Difficulty, TieBreak, choose};
+use crate::engine::core::pool::Tables;
 use crate::engine::explain::explanation;
 use crate::engine::game::{Played, Player, Position};
 use crate::engine::limits::SearchLimits;
 
-/// Everything [`suggest`] needs besides the position. All of it is plain data: the randomness
+/// Everything [`Engine::suggest`](crate::engine::Engine::suggest) needs besides the position. All of it is plain data: the randomness
 /// comes from [`seed`](Self::seed), so the same options give the same suggestion.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SuggestOptions {
@@ -68,25 +69,22 @@ impl Suggestion {
 /// Analyses a position: the gravity solver on gravity boards, the solved table on 3 × 3, the big-board engine on boards of 100 cells or
 /// more with `k` from 4 to 6, otherwise the small-board solver, both searches within `limits`.
 ///
-/// ```
-/// use minimax_move::engine::{analyze, Geometry, Position, Scoring, SearchLimits};
-/// let cells = Position::parse_compact("O.XX.X.OO").unwrap();
-/// let position = Position::new(Geometry::TIC_TAC_TOE, cells, None).unwrap();
-/// let analysis = analyze(&position, Scoring::Depth, &SearchLimits::default());
-/// assert_eq!(analysis.best, 4);
-/// assert_eq!(analysis.best_move().value.score(), 9.0);
-/// ```
 #[must_use]
-pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> Analysis {
+pub(crate) fn analyze(
+    tables: &Tables,
+    position: &Position,
+    scoring: Scoring,
+    limits: &SearchLimits,
+) -> Analysis {
     if position.geometry().is_tic_tac_toe() {
         return super::solved::look_up(position, scoring);
     }
     let mut analysis = if position.geometry().is_gravity() {
-        super::gravity::analyze(position, scoring, limits)
+        super::gravity::analyze(tables, position, scoring, limits)
     } else if super::gomoku::applies(position) {
-        super::gomoku::search(position, scoring, limits)
+        super::gomoku::search(tables, position, scoring, limits)
     } else {
-        super::solver::search(position, scoring, limits)
+        super::solver::search(tables, position, scoring, limits)
     };
     super::tactics::settle(position, &mut analysis, scoring);
     legal_only(position, &mut analysis);
@@ -152,19 +150,13 @@ pub fn principal_variation(position: &Position, first: usize) -> Vec<usize> {
 /// Suggests a move: analyses `position`, chooses the move at the requested difficulty, and
 /// describes the line of play, the game after the move and why.
 ///
-/// ```
-/// use minimax_move::engine::{suggest, Geometry, Outcome, Position, SuggestOptions};
-/// let cells = Position::parse_compact("O.XX.X.OO").unwrap();
-/// let position = Position::new(Geometry::TIC_TAC_TOE, cells, None).unwrap();
-/// let suggestion = suggest(&position, &SuggestOptions::default());
-/// assert_eq!(suggestion.chosen.index, 4);
-/// assert_eq!(suggestion.chosen.value.outcome(), Some(Outcome::Win));
-/// assert_eq!(suggestion.pv, vec![4]);
-/// assert_eq!(suggestion.explanation, "X takes 4 and wins at once, completing the middle row.");
-/// ```
 #[must_use]
-pub fn suggest(position: &Position, options: &SuggestOptions) -> Suggestion {
-    let analysis = analyze(position, options.scoring, &options.limits);
+pub(crate) fn suggest(
+    tables: &Tables,
+    position: &Position,
+    options: &SuggestOptions,
+) -> Suggestion {
+    let analysis = analyze(tables, position, options.scoring, &options.limits);
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
     let mut random = || rng.next_u64();
     let cell = choose(
@@ -254,6 +246,7 @@ mod tests {
     fn suggest_never_plays_a_forbidden_move() {
         let position = double_three();
         let suggestion = suggest(
+            &Tables::with_budget(usize::MAX),
             &position,
             &SuggestOptions {
                 limits: SearchLimits {

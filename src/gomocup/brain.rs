@@ -9,7 +9,7 @@ use super::board::{Board, BoardError};
 use super::clock::Timing;
 use super::command::{BoardLine, Command, CommandError, Info, Stone};
 use crate::engine::renju::Foul;
-use crate::engine::{Cancel, Outcome, Position, Rule, SuggestOptions, Value, suggest};
+use crate::engine::{Cancel, Engine, Outcome, Position, Rule, SuggestOptions, Value};
 
 /// Why a command is refused; its text follows `ERROR` on the answer.
 #[derive(Debug, Error)]
@@ -40,6 +40,8 @@ type Stones = Vec<(usize, usize, Stone)>;
 /// ```
 #[derive(Debug)]
 pub struct Brain {
+    /// The engine it thinks with: one search at a time.
+    engine: Engine,
     options: BrainOptions,
     game: Option<Board>,
     /// Stones read so far while inside `BOARD` ... `DONE`, or the first error among them.
@@ -56,10 +58,17 @@ pub struct Brain {
 }
 
 impl Brain {
-    /// A brain waiting for `START`.
+    /// A brain waiting for `START`, with an engine of its own.
     #[must_use]
     pub fn new(options: BrainOptions) -> Self {
+        Self::with_engine(Engine::default(), options)
+    }
+
+    /// A brain waiting for `START` that thinks with `engine`.
+    #[must_use]
+    pub fn with_engine(engine: Engine, options: BrainOptions) -> Self {
         Self {
+            engine,
             options,
             game: None,
             board_block: None,
@@ -249,7 +258,13 @@ impl Brain {
     /// stays as it was.
     fn play(&mut self, mut game: Board) -> Reply {
         let position = game.position(self.rule)?;
-        let thought = think(&position, &self.timing, self.options, &self.stop);
+        let thought = think(
+            &self.engine,
+            &position,
+            &self.timing,
+            self.options,
+            &self.stop,
+        );
         if self.stop.is_cancelled() {
             // Told to end while it thought: the manager no longer waits for this move.
             self.finish();
@@ -279,9 +294,15 @@ fn forbid_line(game: &Board, forbidden: Vec<(usize, Foul)>) -> String {
     line
 }
 
-/// The one call into the engine: [`suggest`] at full strength for `position`, within the limits
-/// the clock gives or until `stop` is raised. `suggest` never plays a move forbidden to black.
-fn think(position: &Position, timing: &Timing, options: BrainOptions, stop: &Cancel) -> Thought {
+/// The one call into the engine: [`Engine::suggest`] at full strength for `position`, within the
+/// limits the clock gives or until `stop` is raised. It never plays a move forbidden to black.
+fn think(
+    engine: &Engine,
+    position: &Position,
+    timing: &Timing,
+    options: BrainOptions,
+    stop: &Cancel,
+) -> Thought {
     let started = Instant::now();
     let mut limits = timing.limits(
         position.geometry(),
@@ -290,7 +311,7 @@ fn think(position: &Position, timing: &Timing, options: BrainOptions, stop: &Can
         options,
     );
     limits.cancel = stop.clone();
-    let suggestion = suggest(
+    let suggestion = engine.suggest(
         position,
         &SuggestOptions {
             limits,

@@ -7,7 +7,7 @@ use std::thread;
 use super::BrainOptions;
 use super::brain::Brain;
 use super::command::{BoardLine, Command, CommandError};
-use crate::engine::{self, Cancel};
+use crate::engine::{Cancel, Engine};
 
 /// The longest line the brain reads, in bytes before its newline: 64 KiB, far above any legal
 /// command (a path in `INFO folder` is at most 4 KiB on common systems; every other line is a
@@ -22,7 +22,7 @@ const READ_AHEAD: usize = 16;
 /// the answers to `output`, flushing after each command. After `END` nothing more is read, so
 /// the manager need not close `input` for this to return.
 ///
-/// Before it reads anything it builds the engine's tables ([`engine::warm_up`]), so that the
+/// Before it reads anything it builds the engine's tables ([`Engine::warm_up`]), so that the
 /// first move of a game is searched on a clock of its own and not spent building them.
 ///
 /// `input` is read on a thread of its own, so that an `END` that arrives while the brain thinks
@@ -35,8 +35,9 @@ pub fn run<R: BufRead + Send + 'static, W: Write>(
     mut output: W,
     options: BrainOptions,
 ) -> io::Result<()> {
-    engine::warm_up();
-    let mut brain = Brain::new(options);
+    let engine = Engine::default();
+    engine.warm_up();
+    let mut brain = Brain::with_engine(engine, options);
     let lines = spawn_reader(input, brain.stop_handle());
     while !brain.is_finished() {
         let replies = match lines.recv() {

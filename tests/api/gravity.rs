@@ -7,9 +7,9 @@ use std::collections::HashMap;
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 
+use crate::door::analyze;
 use crate::helpers::{TestApp, pointers};
 use crate::oracle::{Memo, Shape, move_scores, opponent, value};
-use minimax_move::engine::gravity::analyze;
 use minimax_move::engine::{Game, Geometry, Outcome, Player, Scoring, SearchLimits};
 
 /// The compact board (top row first) after X, O, X... drop marks in `columns` (from 0).

@@ -2,6 +2,8 @@
 //! socket, and the real binary as a container runs it (`process`).
 
 mod connect4;
+#[path = "../common/door.rs"]
+mod door;
 mod errors;
 mod formats;
 mod gravity;

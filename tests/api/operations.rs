@@ -46,7 +46,10 @@ fn readyz_says_ready_only_once_every_engine_table_is_built() {
     if rerun_alone("operations::readyz_says_ready_only_once_every_engine_table_is_built") {
         return;
     }
-    assert!(!engine::warmed_up(), "a new process has built nothing yet");
+    assert!(
+        !engine::Engine::default().warmed_up(),
+        "a new process has built nothing yet"
+    );
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .enable_all()
@@ -61,7 +64,10 @@ fn readyz_says_ready_only_once_every_engine_table_is_built() {
         loop {
             let response = app.get("/readyz").await;
             if response.status == StatusCode::OK {
-                assert!(engine::warmed_up(), "ready before the tables are built");
+                assert!(
+                    state.engine().warmed_up(),
+                    "ready before the tables are built"
+                );
                 break;
             }
             response.problem(StatusCode::SERVICE_UNAVAILABLE, "not_ready", "warming up");

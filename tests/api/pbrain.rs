@@ -111,7 +111,7 @@ struct NotingWarmth {
 impl Write for NotingWarmth {
     fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
         self.warm_at_each_write
-            .push(minimax_move::engine::warmed_up());
+            .push(minimax_move::engine::Engine::default().warmed_up());
         self.written.extend_from_slice(bytes);
         Ok(bytes.len())
     }
@@ -129,7 +129,7 @@ fn the_engine_tables_are_built_before_the_first_start_is_answered() {
         return;
     }
     assert!(
-        !minimax_move::engine::warmed_up(),
+        !minimax_move::engine::Engine::default().warmed_up(),
         "a new process has built nothing yet"
     );
     let mut output = NotingWarmth {

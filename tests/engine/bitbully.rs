@@ -12,7 +12,7 @@
 
 use std::collections::HashMap;
 
-use minimax_move::engine::gravity::solve;
+use crate::door::solve;
 use minimax_move::engine::{Geometry, Outcome, Player, Position, SearchLimits, Value};
 
 /// 8-stone positions solved in the suite (about half a second each); the `--ignored` tier

@@ -3,11 +3,10 @@
 //! deadline; cancelled after 100 ms it must come back within a few seconds (a generous bound for a
 //! loaded machine: the budget looks at the flag every 1,024 nodes).
 
+use crate::door::suggest;
 use std::time::{Duration, Instant};
 
-use minimax_move::engine::{
-    Cancel, Geometry, Player, Position, SearchLimits, SuggestOptions, suggest,
-};
+use minimax_move::engine::{Cancel, Geometry, Player, Position, SearchLimits, SuggestOptions};
 
 fn cancelled_after(geometry: Geometry, delay: Duration) -> Duration {
     let position =

@@ -4,9 +4,10 @@
 //! solver proves, the lowest-index rule picks among equal moves, as the contract says; elsewhere
 //! on small boards the searched best move is played.)
 
+use crate::door::suggest;
 use std::time::{Duration, Instant};
 
-use minimax_move::engine::{Geometry, Position, SearchLimits, SuggestOptions, suggest};
+use minimax_move::engine::{Geometry, Position, SearchLimits, SuggestOptions};
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 

@@ -12,10 +12,11 @@
 //! answer regenerates the file (`GOLDEN_UPDATE=1 cargo test --test engine golden`) and names the
 //! change in its commit.
 
+use crate::door::suggest;
 use std::fmt::Write as _;
 
 use minimax_move::engine::{
-    Geometry, Player, Position, Scoring, SearchLimits, SuggestOptions, Value, suggest,
+    Geometry, Player, Position, Scoring, SearchLimits, SuggestOptions, Value,
 };
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{RngCore, SeedableRng};

@@ -8,9 +8,9 @@
 //! not looked into further). The engine's line for each is checked move by move with the plain
 //! rules (`immediate_wins`, `game_result`), not with the engine.
 
+use crate::door::suggest;
 use minimax_move::engine::{
     Geometry, Outcome, Player, Position, SearchLimits, SuggestOptions, game_result, immediate_wins,
-    suggest,
 };
 
 const VCF_POSITIONS: &str = include_str!("data/gomoku-vcf.txt");

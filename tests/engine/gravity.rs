@@ -3,16 +3,15 @@
 //! of larger ones; the published values of Connect Four by board size; and, on 7 × 6, the
 //! MIT-licensed `connect-four-ai` crate (a separate implementation of Pons' solver).
 
+use crate::door::{analyze, column_scores, solve, suggest};
+use minimax_move::engine::{Book, BookBuilder, build_book, pons_score};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use crate::oracle::{EMPTY, Memo, Shape, move_scores, value};
-use minimax_move::engine::gravity::{
-    Book, BookBuilder, analyze, build_book, column_scores, pons_score, solve,
-};
 use minimax_move::engine::{
     Analysis, Cancel, Game, GameErrorKind, Geometry, Outcome, Player, Position, PositionError,
-    Scoring, SearchLimits, SuggestOptions, Value, suggest,
+    Scoring, SearchLimits, SuggestOptions, Value,
 };
 
 fn unlimited() -> SearchLimits {

@@ -4,6 +4,8 @@
 
 mod bitbully;
 mod cancel;
+#[path = "../common/door.rs"]
+mod door;
 mod every_size;
 mod golden;
 mod gomoku;

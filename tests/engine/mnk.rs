@@ -1,11 +1,12 @@
 //! The alpha-beta engine on boards other than 3 × 3: known game values from the literature,
 //! agreement with a plain minimax oracle, tactics on large boards, and honest limits.
 
+use crate::door::{analyze, suggest};
 use std::time::{Duration, Instant};
 
 use minimax_move::engine::{
     Analysis, Geometry, Outcome, Player, Position, Scoring, SearchLimits, SuggestOptions, Value,
-    analyze, immediate_wins, suggest,
+    immediate_wins,
 };
 use proptest::prelude::*;
 

@@ -5,13 +5,14 @@
 //! scorings, move tables included; the known perft counts are reproduced; the engine is shown never
 //! to lose against any opponent; and the validation rules are exercised case by case.
 
+use crate::door::analyze;
 use std::collections::{HashMap, HashSet};
 
 use crate::tic_tac_toe::has_line;
 
 use minimax_move::engine::{
     Analysis, GameResult, Geometry, MoveScore, Outcome, Player, Position, PositionError, Scoring,
-    SearchLimits, Value, analyze,
+    SearchLimits, Value,
 };
 
 // ---------------------------------------------------------------------------------------------

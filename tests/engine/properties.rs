@@ -6,9 +6,10 @@
 //! the engine's choice is legal, scores the table's best with ties to the lowest index, and the
 //! move table covers exactly the empty cells.
 
+use crate::door::analyze;
 use minimax_move::api::wire::{ValidRequest, parse_body, parse_request};
 use minimax_move::engine::{
-    Geometry, Player, Position, Scoring, SearchLimits, Value as MoveValue, analyze, game_result,
+    Geometry, Player, Position, Scoring, SearchLimits, Value as MoveValue, game_result,
 };
 use proptest::prelude::*;
 use serde_json::{Value, json};

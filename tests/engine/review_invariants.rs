@@ -7,10 +7,11 @@
 //! - in a decided game the turning point is a move of the side that lost;
 //! - an estimate is never drawn as a proven result on the chart (strictly inside (-1, 1)).
 
+use crate::door::{review, suggest};
 use std::time::{Duration, Instant};
 
 use minimax_move::engine::{
-    Game, Geometry, Label, Player, Position, Rule, SearchLimits, SuggestOptions, review, suggest,
+    Game, Geometry, Label, Player, Position, Rule, SearchLimits, SuggestOptions,
 };
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{RngCore, SeedableRng};

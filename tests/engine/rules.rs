@@ -3,8 +3,9 @@
 //! a forbidden move for black, plays through black's forbidden points as white, and counts no
 //! overline (standard) or doubly blocked five (caro) as a win.
 
+use crate::door::suggest;
 use minimax_move::engine::{
-    Geometry, Outcome, Player, Position, Rule, SearchLimits, SuggestOptions, game_result, suggest,
+    Geometry, Outcome, Player, Position, Rule, SearchLimits, SuggestOptions, game_result,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -8,10 +8,11 @@
 //! [`renju::foul`], the reference checker that `tests/engine/renju.rs` holds against the
 //! Gomocup referee.
 
+use crate::door::analyze;
 use std::collections::HashMap;
 
 use minimax_move::engine::{
-    Geometry, Outcome, Player, Position, Rule, Scoring, SearchLimits, Value, analyze, renju,
+    Geometry, Outcome, Player, Position, Rule, Scoring, SearchLimits, Value, renju,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

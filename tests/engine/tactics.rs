@@ -8,8 +8,9 @@
 //!   does so for the opponent), checked here by brute force on the smaller boards;
 //! - the ranked best moves hold no move that was not searched.
 
+use crate::door::analyze;
 use minimax_move::engine::{
-    Geometry, Outcome, Player, Position, Rule, Scoring, SearchLimits, Value, analyze,
+    Geometry, Outcome, Player, Position, Rule, Scoring, SearchLimits, Value,
 };
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{RngCore, SeedableRng};

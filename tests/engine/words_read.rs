@@ -2,9 +2,8 @@
 //! family in its own terms (no "four" or "five" unless five in a row wins, columns on gravity
 //! boards, coordinates on gomoku boards), numbers rounded for people.
 
-use minimax_move::engine::{
-    Game, Geometry, Player, Position, Rule, SearchLimits, SuggestOptions, review, suggest,
-};
+use crate::door::{review, suggest};
+use minimax_move::engine::{Game, Geometry, Player, Position, Rule, SearchLimits, SuggestOptions};
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 

@@ -6,10 +6,11 @@ use std::sync::Arc;
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::{Map, Value, json};
 
+use crate::api::usecase::{moves, play, review, trace};
 use crate::api::wire::{
     MoveResponse, PlayResponse, ReviewResponse, StatusResponse, TraceResponse, parse_request,
 };
-use crate::api::{ApiError, AppState, answer, play_route, review_route, trace_route};
+use crate::api::{ApiError, AppState};
 
 /// One tool: its name, the OpenAPI components of its input and output, its description.
 pub(super) struct ToolSpec {
@@ -141,15 +142,15 @@ pub(super) async fn run(
     match tool {
         "suggest_move" => {
             let request = parse_request(arguments)?;
-            answer::answer_bounded(state, request)
+            moves::answer_bounded(state, request)
                 .await
                 .map(ToolAnswer::Move)
         }
-        "apply_move" => play_route::play(arguments).map(ToolAnswer::Play),
-        "game_status" => play_route::status(arguments).map(ToolAnswer::Status),
+        "apply_move" => play::play(state.engine(), arguments).map(ToolAnswer::Play),
+        "game_status" => play::status(arguments).map(ToolAnswer::Status),
         "review_game" => {
             let request = crate::api::wire::parse_review(arguments)?;
-            review_route::review_bounded(state, request)
+            review::review_bounded(state, request)
                 .await
                 .map(ToolAnswer::Review)
         }
@@ -162,7 +163,7 @@ pub(super) async fn run(
                 fields.insert("max_nodes".to_owned(), json!(1));
             }
             let request = crate::api::wire::parse_trace(arguments)?;
-            trace_route::trace_bounded(state, request)
+            trace::trace_bounded(state, request)
                 .await
                 .map(ToolAnswer::Trace)
         }

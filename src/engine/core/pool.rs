@@ -1,45 +1,36 @@
-//! The pool every search borrows its transposition table from: a few idle tables kept for the
-//! next searches, more made when more searches run at once, and the extra ones freed when they
-//! end, so memory grows with the searches running at once and never with their number over
-//! time.
+//! The tables every search borrows from ([`Tables`]): one set per engine, under one memory
+//! budget that the kinds of table share, so memory grows with the searches running at once and
+//! never with their number over time, whatever mix of games they play.
 //!
 //! A table is emptied in O(1) when it is borrowed, by moving to a new generation; the
 //! generation lives inside the table's storage ([`Renew`]), so a table always comes back with
 //! its own generation, never another's (under which entries of an earlier search would read as
-//! current). The solver's and the big-board engine's table ([`super::table`]) and the gravity
-//! solver's (`engine::gravity::table`) and the proof-number search's each have a pool of their
-//! own storage type.
+//! current). The solver's and the big-board engine's transposition table ([`super::table`]),
+//! the gravity solver's (`engine::gravity::table`) and the proof-number search's are all kinds of
+//! [`Renew`] storage, kept on the same shelf.
 //!
-//! A server that runs at most `n` searches at once says so with [`keep_tables_for`]: every pool
-//! then keeps up to `n` idle storages (or its own number, if larger). A search holds at most one
-//! storage of each pool, so no pool ever holds more than `n` storages, and none is freed and made
-//! again: the tables are made once, as searches first need them, and the memory they take is
-//! bounded by `n` times the sizes of one of each (what docs/operations.md adds up), with nothing
-//! left behind by the allocator from freeing and reallocating large tables.
+//! The budget is what one search slot needs at most (the largest of the kinds a single search
+//! holds at once: the gravity solver's table, or the solver's transposition and proof-number
+//! tables together) times the searches an engine is built for. A table is kept idle for the next
+//! search of its kind while everything made fits in the budget; a search that needs a kind no
+//! idle table is of first frees idle tables of other kinds until the new one fits. So an engine
+//! built for `n` searches never holds more than `n` slots' worth of tables (unless more than `n`
+//! searches run at once, and then only until they end), and a server that plays one game keeps
+//! its tables made once.
 
+use std::any::Any;
 use std::ops::{Deref, DerefMut};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
-/// The searches a server runs at once (0 until one says, see [`keep_tables_for`]).
-static SEARCHES_AT_ONCE: AtomicUsize = AtomicUsize::new(0);
-
-/// Makes every pool keep up to `searches` idle storages, so that a server running at most
-/// `searches` searches at once never frees a table it would have to make again.
-///
-/// ```
-/// // A server with two search slots: at most two tables of each kind, made once.
-/// minimax_move::engine::keep_tables_for(2);
-/// ```
-pub fn keep_tables_for(searches: usize) {
-    SEARCHES_AT_ONCE.store(searches, Ordering::Relaxed);
-}
-
-/// Storage a [`Pool`] lends: made when no idle one is left, emptied for each search.
+/// Storage a search borrows from [`Tables`]: made when no idle one of its kind is left, emptied
+/// for each search.
 ///
 /// `Default` is a placeholder without room (no allocation): what a [`Pooled`] guard holds
 /// after giving its storage back.
-pub trait Renew: Default {
+pub trait Renew: Default + Send + 'static {
+    /// The bytes a storage made by [`Renew::fresh`] takes.
+    const BYTES: usize;
+
     /// A new storage, ready for [`Renew::renew`].
     fn fresh() -> Self;
 
@@ -48,91 +39,155 @@ pub trait Renew: Default {
     fn renew(&mut self);
 }
 
-/// Idle storages, each with its own generation, under one lock.
-pub struct Pool<T> {
-    idle: Mutex<Vec<T>>,
-    max_idle: usize,
+/// The tables of one engine: idle storages of every kind, under one memory budget. Cloning
+/// shares them.
+#[derive(Clone, Debug)]
+pub struct Tables {
+    shelf: Arc<Mutex<Shelf>>,
+    budget: usize,
 }
 
-impl<T: Renew> Pool<T> {
-    /// An empty pool that keeps at most `max_idle` storages for reuse.
-    pub const fn new(max_idle: usize) -> Self {
+/// What the tables hold: the idle storages, each with its size, and the bytes of every storage
+/// made and not freed yet (idle or lent).
+#[derive(Debug, Default)]
+struct Shelf {
+    idle: Vec<Idle>,
+    made: usize,
+}
+
+struct Idle {
+    bytes: usize,
+    storage: Box<dyn Any + Send>,
+}
+
+impl std::fmt::Debug for Idle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Idle").field("bytes", &self.bytes).finish()
+    }
+}
+
+impl Tables {
+    /// Tables that keep at most `budget` bytes made while no more is lent than that.
+    #[must_use]
+    pub fn with_budget(budget: usize) -> Self {
         Self {
-            idle: Mutex::new(Vec::new()),
-            max_idle,
+            shelf: Arc::new(Mutex::new(Shelf::default())),
+            budget,
         }
     }
 
-    /// An empty storage for one search: an idle one when there is one, a fresh one otherwise.
-    /// It goes back to the pool when the guard is dropped.
-    pub fn borrow(&self) -> Pooled<'_, T> {
-        let idle = self.lock().pop();
+    /// The memory budget, in bytes.
+    #[must_use]
+    pub const fn budget(&self) -> usize {
+        self.budget
+    }
+
+    /// The bytes of every storage made and not freed, idle or lent.
+    #[must_use]
+    pub fn made(&self) -> usize {
+        self.lock().made
+    }
+
+    /// An empty storage of kind `T` for one search: an idle one when there is one, a fresh one
+    /// otherwise (after freeing idle storages of other kinds while the new one would not fit in
+    /// the budget). It goes back when the guard is dropped.
+    pub fn borrow<T: Renew>(&self) -> Pooled<T> {
+        let mut shelf = self.lock();
+        let position = shelf.idle.iter().position(|idle| idle.storage.is::<T>());
+        let idle = position.map(|i| shelf.idle.swap_remove(i));
+        let mut freed = Vec::new();
+        if idle.is_none() {
+            while shelf.made + T::BYTES > self.budget && !shelf.idle.is_empty() {
+                let other = shelf.idle.swap_remove(0);
+                shelf.made -= other.bytes;
+                freed.push(other);
+            }
+            shelf.made += T::BYTES;
+        }
+        drop(shelf);
+        drop(freed);
         #[cfg(test)]
         between_taking_and_renewing();
-        let mut storage = idle.unwrap_or_else(T::fresh);
+        let mut storage = idle.map_or_else(T::fresh, |idle| {
+            *idle
+                .storage
+                .downcast::<T>()
+                .expect("an idle storage is of the kind it was found for")
+        });
         storage.renew();
         Pooled {
             storage,
-            pool: self,
+            tables: self.clone(),
         }
     }
 
-    /// How many idle storages are kept: the pool's own number, or the searches run at once
-    /// when larger.
-    fn keep(&self) -> usize {
-        self.max_idle.max(SEARCHES_AT_ONCE.load(Ordering::Relaxed))
-    }
-
-    /// Keeps `storage` for the next search, or frees it (outside the lock) when enough are idle.
-    fn give_back(&self, storage: T) {
-        let mut idle = self.lock();
-        if idle.len() < self.keep() {
-            idle.push(storage);
+    /// Keeps `storage` for the next search of its kind while everything made fits in the
+    /// budget, or frees it (outside the lock).
+    fn give_back<T: Renew>(&self, storage: T) {
+        let mut shelf = self.lock();
+        if shelf.made <= self.budget {
+            shelf.idle.push(Idle {
+                bytes: T::BYTES,
+                storage: Box::new(storage),
+            });
         } else {
-            drop(idle);
+            shelf.made -= T::BYTES;
+            drop(shelf);
             drop(storage);
         }
     }
 
-    /// The idle storages. A thread that panicked while holding the lock left the vector whole
-    /// (a push or a pop), so a poisoned lock is used as it is.
-    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<T>> {
-        self.idle.lock().unwrap_or_else(PoisonError::into_inner)
+    /// The shelf. A thread that panicked while holding the lock left it whole (a push, a pop
+    /// and a count), so a poisoned lock is used as it is.
+    fn lock(&self) -> std::sync::MutexGuard<'_, Shelf> {
+        self.shelf.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// How many storages are idle.
+    /// How many storages of kind `T` are idle.
     #[cfg(test)]
-    pub fn idle(&self) -> usize {
-        self.lock().len()
+    pub fn idle<T: Renew>(&self) -> usize {
+        self.lock()
+            .idle
+            .iter()
+            .filter(|idle| idle.storage.is::<T>())
+            .count()
     }
 }
 
-/// A storage borrowed from a [`Pool`] for one search; it goes back when dropped.
-pub struct Pooled<'a, T: Renew> {
+/// A storage borrowed from [`Tables`] for one search; it goes back when dropped.
+pub struct Pooled<T: Renew> {
     storage: T,
-    pool: &'a Pool<T>,
+    tables: Tables,
 }
 
-impl<T: Renew> Deref for Pooled<'_, T> {
+impl<T: Renew> Pooled<T> {
+    /// The tables this storage was borrowed from: where a search borrows the other tables it
+    /// needs.
+    pub fn tables(&self) -> &Tables {
+        &self.tables
+    }
+}
+
+impl<T: Renew> Deref for Pooled<T> {
     type Target = T;
     fn deref(&self) -> &T {
         &self.storage
     }
 }
 
-impl<T: Renew> DerefMut for Pooled<'_, T> {
+impl<T: Renew> DerefMut for Pooled<T> {
     fn deref_mut(&mut self) -> &mut T {
         &mut self.storage
     }
 }
 
-impl<T: Renew> Drop for Pooled<'_, T> {
+impl<T: Renew> Drop for Pooled<T> {
     fn drop(&mut self) {
-        self.pool.give_back(std::mem::take(&mut self.storage));
+        self.tables.give_back(std::mem::take(&mut self.storage));
     }
 }
 
-impl<T: Renew + std::fmt::Debug> std::fmt::Debug for Pooled<'_, T> {
+impl<T: Renew + std::fmt::Debug> std::fmt::Debug for Pooled<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         self.storage.fmt(f)
     }
@@ -140,12 +195,13 @@ impl<T: Renew + std::fmt::Debug> std::fmt::Debug for Pooled<'_, T> {
 
 #[cfg(test)]
 thread_local! {
-    /// What this thread's next borrow runs between taking a storage and renewing it.
+    /// What this thread's next borrow runs between taking a storage from the shelf and
+    /// renewing it.
     static IN_THE_MIDDLE: std::cell::Cell<Option<Box<dyn FnOnce()>>> =
         const { std::cell::Cell::new(None) };
 }
 
-/// Makes this thread's next borrow run `f` between taking a storage from the pool (the lock
+/// Makes this thread's next borrow run `f` between taking a storage from the shelf (the lock
 /// released) and renewing it: how tests put a give-back in the middle of a borrow, where
 /// another thread's could fall.
 #[cfg(test)]
@@ -165,16 +221,18 @@ pub(crate) fn between_taking_and_renewing() {
 mod tests {
     use super::*;
 
-    /// A storage that is its own name and its generation.
+    static MADE: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+    /// A storage that is its own name and its generation, of `BYTES` bytes.
     #[derive(Debug, Default, PartialEq, Eq)]
-    struct Numbered {
+    struct Numbered<const BYTES: usize> {
         name: u32,
         generation: u32,
     }
 
-    static MADE: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    impl<const N: usize> Renew for Numbered<N> {
+        const BYTES: usize = N;
 
-    impl Renew for Numbered {
         fn fresh() -> Self {
             Self {
                 name: 1 + MADE.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
@@ -187,47 +245,95 @@ mod tests {
         }
     }
 
+    type Small = Numbered<16>;
+    type Large = Numbered<64>;
+
     #[test]
     fn a_storage_given_back_in_the_middle_of_a_borrow_changes_nothing_of_the_borrowed_one() {
-        static POOL: Pool<Numbered> = Pool::new(4);
-        let other = POOL.borrow();
-        let mut used = POOL.borrow();
+        let tables = Tables::with_budget(64);
+        let other = tables.borrow::<Small>();
+        let mut used = tables.borrow::<Small>();
         for _ in 0..3 {
             let name = used.name;
             drop(used);
-            used = POOL.borrow();
+            used = tables.borrow::<Small>();
             assert_eq!(used.name, name);
         }
         assert_eq!((other.generation, used.generation), (1, 4));
         let (name, generation) = (used.name, used.generation);
         drop(used);
         during_the_next_borrow(move || drop(other));
-        let again = POOL.borrow();
+        let again = tables.borrow::<Small>();
         assert_eq!((again.name, again.generation), (name, generation + 1));
     }
 
     #[test]
     fn a_storage_comes_back_with_its_own_generation_and_the_extra_ones_are_freed() {
-        let pool = Pool::<Numbered>::new(2);
-        let (a, b, c) = (pool.borrow(), pool.borrow(), pool.borrow());
+        let tables = Tables::with_budget(32);
+        let (a, b, c) = (
+            tables.borrow::<Small>(),
+            tables.borrow::<Small>(),
+            tables.borrow::<Small>(),
+        );
         let names = [a.name, b.name, c.name];
         assert!(
             [a.generation, b.generation, c.generation] == [1, 1, 1],
             "fresh storages start at the first generation"
         );
-        // Given back in another order than borrowed; the third is one too many and is freed.
+        assert_eq!(
+            tables.made(),
+            48,
+            "three lent, over the budget while they are"
+        );
+        // Given back in another order than borrowed; the first back is one too many and is freed.
         drop(b);
         drop(a);
         drop(c);
-        assert_eq!(pool.idle(), 2);
-        let again = [pool.borrow(), pool.borrow()];
+        assert_eq!((tables.idle::<Small>(), tables.made()), (2, 32));
+        let again = [tables.borrow::<Small>(), tables.borrow::<Small>()];
         let mut seen: Vec<(u32, u32)> = again.iter().map(|s| (s.name, s.generation)).collect();
         seen.sort_unstable();
-        assert_eq!(seen, vec![(names[0], 2), (names[1], 2)]);
+        let mut kept = vec![(names[0], 2), (names[2], 2)];
+        kept.sort_unstable();
+        assert_eq!(seen, kept);
         drop(again);
-        let (first, second, extra) = (pool.borrow(), pool.borrow(), pool.borrow());
+        let (first, second, extra) = (
+            tables.borrow::<Small>(),
+            tables.borrow::<Small>(),
+            tables.borrow::<Small>(),
+        );
         assert_eq!((first.generation, second.generation), (3, 3));
         assert_eq!(extra.generation, 1, "made anew: nothing else is idle");
         assert!(!names.contains(&extra.name));
+    }
+
+    #[test]
+    fn a_kind_that_does_not_fit_frees_idle_storages_of_other_kinds_first() {
+        let tables = Tables::with_budget(64);
+        drop((tables.borrow::<Small>(), tables.borrow::<Small>()));
+        assert_eq!((tables.idle::<Small>(), tables.made()), (2, 32));
+        let large = tables.borrow::<Large>();
+        assert_eq!(tables.idle::<Small>(), 0, "both freed to make room");
+        assert_eq!(tables.made(), 64);
+        let small = tables.borrow::<Small>();
+        assert_eq!(
+            tables.made(),
+            80,
+            "over the budget only while both are lent"
+        );
+        drop(large);
+        assert_eq!(
+            (tables.idle::<Large>(), tables.made()),
+            (0, 16),
+            "freed on its way back"
+        );
+        drop(small);
+        assert_eq!((tables.idle::<Small>(), tables.made()), (1, 16));
+        drop(tables.borrow::<Small>());
+        assert_eq!(
+            tables.made(),
+            16,
+            "an idle one of the kind is reused, nothing made"
+        );
     }
 }

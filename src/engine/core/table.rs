@@ -1,6 +1,6 @@
 //! The transposition table the solver and the big-board engine use: 2^20 slots of 16 bytes
-//! (16 MiB), borrowed from a small [`Pool`] for one search and given back when dropped, so memory
-//! grows with the searches running at once and never with their number over time. A table is
+//! (16 MiB), borrowed from the engine's [`Tables`] for one search and given back when dropped, so
+//! memory grows with the searches running at once and never with their number over time. A table is
 //! emptied in O(1) when it is borrowed, by moving to a new generation, which the table keeps
 //! with its slots (see [`super::pool`]).
 //!
@@ -16,15 +16,12 @@
 //! buckets keep the deeper result in the first slot and the newest in the second; the big-board
 //! engine keeps one result a slot and replaces it unless a deeper bound is there.
 
-use super::pool::{Pool, Pooled, Renew};
+use super::pool::{Pooled, Renew, Tables};
 use super::score::{from_table, to_table};
 use crate::engine::game::{Geometry, Rule};
 
 /// Log2 of the number of slots: 2^20 slots of 16 bytes, 16 MiB.
 pub const TABLE_BITS: u32 = 20;
-
-/// Tables kept for reuse when no search holds them; more are freed when given back.
-const MAX_IDLE_TABLES: usize = 4;
 
 /// Generations are stored in this many bits; the table is cleared when they wrap.
 const GENERATION_BITS: u32 = 5;
@@ -155,12 +152,14 @@ fn generation_of(data: u64) -> u8 {
 /// A table's slots and the generation of the search using them: kept together, so that a
 /// table always comes back from the pool with its own generation. `Default` holds no slots.
 #[derive(Default)]
-struct Slots {
+pub struct Slots {
     slots: Vec<Slot>,
     generation: u8,
 }
 
 impl Renew for Slots {
+    const BYTES: usize = (1 << TABLE_BITS) * size_of::<Slot>();
+
     fn fresh() -> Self {
         Self {
             slots: vec![Slot::default(); 1 << TABLE_BITS],
@@ -178,8 +177,6 @@ impl Renew for Slots {
         }
     }
 }
-
-static POOL: Pool<Slots> = Pool::new(MAX_IDLE_TABLES);
 
 /// Bits of a geometry's salt: rows, cols and `k` (up to 20 each, 5 bits each), gravity and the
 /// rule.
@@ -202,24 +199,29 @@ fn salt(geometry: Geometry) -> u64 {
     code << TABLE_BITS
 }
 
-/// A transposition table borrowed from the pool for one search on one geometry; it goes back
-/// when dropped.
+/// A transposition table borrowed from the engine's [`Tables`] for one search on one geometry;
+/// it goes back when dropped.
 pub struct Table {
-    storage: Pooled<'static, Slots>,
+    storage: Pooled<Slots>,
     replacement: Replacement,
     /// Mixed into every key: see [`salt`].
     salt: u64,
 }
 
 impl Table {
-    /// An empty table for a search on `geometry`, with the given replacement rule, from the
-    /// pool when one is idle.
-    pub fn acquire(replacement: Replacement, geometry: Geometry) -> Self {
+    /// An empty table for a search on `geometry`, with the given replacement rule, from
+    /// `tables` (an idle one when there is one).
+    pub fn acquire(tables: &Tables, replacement: Replacement, geometry: Geometry) -> Self {
         Self {
-            storage: POOL.borrow(),
+            storage: tables.borrow(),
             replacement,
             salt: salt(geometry),
         }
+    }
+
+    /// The tables this one was borrowed from.
+    pub fn tables(&self) -> &Tables {
+        self.storage.tables()
     }
 
     fn first_slot(&self, key: u64) -> usize {
@@ -302,6 +304,11 @@ mod tests {
     use super::*;
     use crate::engine::core::pool::during_the_next_borrow;
 
+    /// Tables for a test's searches.
+    fn tables() -> Tables {
+        Tables::with_budget(4 * Slots::BYTES)
+    }
+
     fn geometry() -> Geometry {
         Geometry::new(7, 7, 4).unwrap()
     }
@@ -318,8 +325,9 @@ mod tests {
 
     #[test]
     fn entries_come_back_as_stored_and_only_for_their_key() {
+        let tables = tables();
         for replacement in [Replacement::DeeperAndNewest, Replacement::UnlessDeeper] {
-            let mut table = Table::acquire(replacement, geometry());
+            let mut table = Table::acquire(&tables, replacement, geometry());
             let key = 0xdead_beef_0123_4567;
             let stored = Entry {
                 proven: true,
@@ -337,7 +345,8 @@ mod tests {
 
     #[test]
     fn a_deeper_bound_is_not_replaced_by_a_shallower_one_but_an_exact_score_is() {
-        let mut table = Table::acquire(Replacement::UnlessDeeper, geometry());
+        let tables = tables();
+        let mut table = Table::acquire(&tables, Replacement::UnlessDeeper, geometry());
         let key = 0x1234_5678_9abc_def0;
         let deeper = entry(5, 7, Bound::Lower);
         table.store(key, deeper);
@@ -350,7 +359,8 @@ mod tests {
 
     #[test]
     fn a_bucket_keeps_the_deeper_result_first_and_the_newest_second() {
-        let mut table = Table::acquire(Replacement::DeeperAndNewest, geometry());
+        let tables = tables();
+        let mut table = Table::acquire(&tables, Replacement::DeeperAndNewest, geometry());
         let (a, b, c) = (0x10_u64, 0x11_u64, 0x1_0000_0010_u64);
         table.store(a, entry(1, 9, Bound::Exact));
         table.store(b, entry(2, 3, Bound::Exact));
@@ -364,9 +374,10 @@ mod tests {
 
     #[test]
     fn a_table_borrowed_again_is_empty() {
+        let tables = tables();
         let key = 42;
         for _ in 0..(2 << GENERATION_BITS) {
-            let mut table = Table::acquire(Replacement::DeeperAndNewest, geometry());
+            let mut table = Table::acquire(&tables, Replacement::DeeperAndNewest, geometry());
             assert_eq!(table.probe(key), None);
             table.store(key, entry(1, 1, Bound::Exact));
         }
@@ -374,22 +385,23 @@ mod tests {
 
     #[test]
     fn a_table_given_back_in_the_middle_of_a_borrow_does_not_give_its_generation_away() {
+        let tables = tables();
         // With the idle tables and their generations in two vectors under two locks, a table
         // given back (by another search's thread) between the two steps of a borrow gave its
         // generation to the table borrowed, and entries that table held from an earlier search
         // under that generation read as current.
         let mark = |search: u64| 2 * search + 1_000;
-        let mut low = Table::acquire(Replacement::DeeperAndNewest, geometry());
+        let mut low = Table::acquire(&tables, Replacement::DeeperAndNewest, geometry());
         // Not the last generation: the one after it is the first, and the table is cleared.
         while low.generation() == (1 << GENERATION_BITS) - 1 {
             drop(low);
-            low = Table::acquire(Replacement::DeeperAndNewest, geometry());
+            low = Table::acquire(&tables, Replacement::DeeperAndNewest, geometry());
         }
         // Searches, each leaving an entry, until one has run under the generation after low's
         // (the same table each time, unless a test on another thread takes it in between).
         let mut searches = 0;
         loop {
-            let mut table = Table::acquire(Replacement::DeeperAndNewest, geometry());
+            let mut table = Table::acquire(&tables, Replacement::DeeperAndNewest, geometry());
             for search in 0..searches {
                 assert_eq!(table.probe(mark(search)), None, "search {search}");
             }
@@ -400,7 +412,7 @@ mod tests {
             }
         }
         during_the_next_borrow(move || drop(low));
-        let table = Table::acquire(Replacement::DeeperAndNewest, geometry());
+        let table = Table::acquire(&tables, Replacement::DeeperAndNewest, geometry());
         for search in 0..searches {
             assert_eq!(table.probe(mark(search)), None, "search {search}");
         }
@@ -408,17 +420,20 @@ mod tests {
 
     #[test]
     fn a_search_never_sees_an_earlier_ones_entries_while_other_searches_come_and_go() {
+        let tables = tables();
         // Searches on several threads borrow and give back tables at once (what the test above
         // does by hand, left to the scheduler). Each checks it sees none of the keys the
         // searches store, then stores one of them.
         const THREADS: u64 = 4;
         const SEARCHES: u64 = 1_000;
         const KEYS: u64 = 64;
+        let tables = &tables;
         std::thread::scope(|scope| {
             for thread in 0..THREADS {
                 scope.spawn(move || {
                     for search in 0..SEARCHES {
-                        let mut table = Table::acquire(Replacement::DeeperAndNewest, geometry());
+                        let mut table =
+                            Table::acquire(tables, Replacement::DeeperAndNewest, geometry());
                         for key in 0..KEYS {
                             assert_eq!(table.probe(2 * key), None, "search {search}, key {key}");
                         }
@@ -453,6 +468,7 @@ mod tests {
 
     #[test]
     fn the_same_key_under_two_geometries_is_two_keys_in_the_same_slots() {
+        let tables = tables();
         let all = every_geometry();
         let salts: std::collections::HashSet<u64> = all.iter().map(|&g| salt(g)).collect();
         assert_eq!(salts.len(), all.len(), "one salt a geometry");
@@ -460,7 +476,7 @@ mod tests {
         // The salt moves no key to another slot, under either replacement rule.
         let key = 0x0123_4567_89ab_cdef;
         for replacement in [Replacement::DeeperAndNewest, Replacement::UnlessDeeper] {
-            let table = Table::acquire(replacement, geometry());
+            let table = Table::acquire(&tables, replacement, geometry());
             for &geometry in &all {
                 let salted = key ^ salt(geometry);
                 assert_eq!(table.first_slot(salted), table.first_slot(key));
@@ -470,6 +486,7 @@ mod tests {
 
     #[test]
     fn an_entry_stored_for_one_geometry_is_not_read_for_another_even_in_its_generation() {
+        let tables = tables();
         let key = 0xfeed_f00d_dead_beef;
         let stored = entry(9, 3, Bound::Exact);
         let square = Geometry::new(4, 4, 3).unwrap();
@@ -484,7 +501,7 @@ mod tests {
                 .unwrap(),
         ];
         for replacement in [Replacement::DeeperAndNewest, Replacement::UnlessDeeper] {
-            let mut table = Table::acquire(replacement, square);
+            let mut table = Table::acquire(&tables, replacement, square);
             table.store(key, stored);
             assert_eq!(table.probe(key), Some(stored));
             // The same slots under the same generation, read by a search on another geometry:

@@ -524,9 +524,14 @@ impl<'a> Searcher<'a> {
 mod tests {
     use super::*;
     use crate::engine::core::deadline::Deadline;
+    use crate::engine::core::pool::Tables;
     use crate::engine::core::table::Replacement;
     use crate::engine::game::{Geometry, Player};
     use crate::engine::gomoku::eval::WEIGHTS;
+
+    fn tables() -> Tables {
+        Tables::with_budget(usize::MAX)
+    }
 
     /// A quiet 15 × 15 midgame (the first criterion midgame: h11 i11 k8 h9 k9 i10 k10 k11), black
     /// to move.
@@ -550,8 +555,11 @@ mod tests {
 
     #[test]
     fn the_null_move_keeps_its_positions_apart_in_the_table() {
-        let mut table =
-            Table::acquire(Replacement::UnlessDeeper, Geometry::new(15, 15, 5).unwrap());
+        let mut table = Table::acquire(
+            &tables(),
+            Replacement::UnlessDeeper,
+            Geometry::new(15, 15, 5).unwrap(),
+        );
         let mut searcher = Searcher::new(
             midgame(),
             Budget::new(None, Deadline::default()),
@@ -582,8 +590,11 @@ mod tests {
         // Searched a few plies with the line as its hints, X must not lose by force: without
         // the counters it did, and the search one ply up called O's move a win.
         let board = super::super::moves::tests::counter_position();
-        let mut table =
-            Table::acquire(Replacement::UnlessDeeper, Geometry::new(15, 15, 5).unwrap());
+        let mut table = Table::acquire(
+            &tables(),
+            Replacement::UnlessDeeper,
+            Geometry::new(15, 15, 5).unwrap(),
+        );
         let mut searcher = Searcher::new(
             board,
             Budget::new(None, Deadline::default()),

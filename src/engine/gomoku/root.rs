@@ -11,6 +11,7 @@ use crate::engine::analysis::{Analysis, Evaluation, MoveScore, Scoring};
 use crate::engine::core::budget::Budget;
 use crate::engine::core::deadline::Deadline;
 use crate::engine::core::deepening::{self, Deepening, Pass};
+use crate::engine::core::pool::Tables;
 use crate::engine::core::score::{self, EvalScale};
 use crate::engine::core::side::Side;
 use crate::engine::core::table::{Replacement, Table};
@@ -82,7 +83,12 @@ fn open_moves(limits: &SearchLimits) -> usize {
 }
 
 /// Analyses a big-board position (see the module docs of [`super`]).
-pub fn search(position: &Position, scoring: Scoring, limits: &SearchLimits) -> Analysis {
+pub fn search(
+    tables: &Tables,
+    position: &Position,
+    scoring: Scoring,
+    limits: &SearchLimits,
+) -> Analysis {
     let geometry = position.geometry();
     let mut board = Board::new(geometry, position.cells(), &WEIGHTS);
     let side = Side::of(position.to_move());
@@ -115,7 +121,7 @@ pub fn search(position: &Position, scoring: Scoring, limits: &SearchLimits) -> A
     });
     let threatened = set_aside_losing(&mut board, &mut cells, side, &mut vct, pass_budget);
     budget.spend(vct.nodes() - before);
-    let mut table = Table::acquire(Replacement::UnlessDeeper, position.geometry());
+    let mut table = Table::acquire(tables, Replacement::UnlessDeeper, position.geometry());
     let mut searcher = Searcher::new(board, budget, &WEIGHTS, &mut table);
     let mut root: Vec<RootMove> = cells
         .iter()
@@ -632,7 +638,12 @@ mod tests {
             max_work: Some(533_333),
             ..SearchLimits::default()
         };
-        search(position, Scoring::Depth, &limits)
+        search(
+            &Tables::with_budget(usize::MAX),
+            position,
+            Scoring::Depth,
+            &limits,
+        )
     }
 
     /// From a game against AIWine (held-out openings, seed 140, game 14): white, to move, has a

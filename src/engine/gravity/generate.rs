@@ -12,6 +12,7 @@ use super::board::{Board, Shape};
 use super::book::{self, Book, BookError};
 use super::search::{Prover, unlimited};
 use super::table::{Bounds, Table};
+use crate::engine::core::pool::{Renew, Tables};
 use crate::engine::game::Geometry;
 
 /// Solves every position of a gravity `geometry` that a game reaches with at most `depth`
@@ -156,7 +157,9 @@ impl BookBuilder {
         let parents = (parents.geometry == self.geometry
             && usize::try_from(parents.depth).is_ok_and(|d| d + 1 >= self.depth))
         .then_some(parents);
-        let table = Table::borrow();
+        // A builder is a process of its own, not a server's search slot: its one table is its own.
+        let tables = Tables::with_budget(<Table as Renew>::BYTES);
+        let table = Table::borrow(&tables);
         std::thread::scope(|scope| {
             for _ in 0..threads.max(1) {
                 let (next, boards, table) = (&next, &boards, &*table);

@@ -51,8 +51,10 @@ mod table;
 pub use book::{Book, BookError};
 pub use generate::{BookBuilder, build_book};
 pub use score::pons_score;
+pub(crate) use table::Table;
 
 use crate::engine::analysis::{Analysis, Scoring, Value};
+use crate::engine::core::pool::Tables;
 use crate::engine::game::{Geometry, Position};
 use crate::engine::limits::SearchLimits;
 
@@ -77,12 +79,17 @@ pub struct Solution {
 /// # Panics
 /// If `position` is not a gravity position.
 #[must_use]
-pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> Analysis {
+pub fn analyze(
+    tables: &Tables,
+    position: &Position,
+    scoring: Scoring,
+    limits: &SearchLimits,
+) -> Analysis {
     assert!(position.geometry().is_gravity(), "a gravity position");
     if root::fits_u64(position.geometry()) {
-        root::scored_moves::<u64>(position, scoring, limits)
+        root::scored_moves::<u64>(tables, position, scoring, limits)
     } else {
-        root::scored_moves::<u128>(position, scoring, limits)
+        root::scored_moves::<u128>(tables, position, scoring, limits)
     }
 }
 
@@ -92,12 +99,12 @@ pub fn analyze(position: &Position, scoring: Scoring, limits: &SearchLimits) -> 
 /// # Panics
 /// If `position` is not a gravity position.
 #[must_use]
-pub fn solve(position: &Position, limits: &SearchLimits) -> Solution {
+pub fn solve(tables: &Tables, position: &Position, limits: &SearchLimits) -> Solution {
     assert!(position.geometry().is_gravity(), "a gravity position");
     if root::fits_u64(position.geometry()) {
-        root::position_value::<u64>(position, limits)
+        root::position_value::<u64>(tables, position, limits)
     } else {
-        root::position_value::<u128>(position, limits)
+        root::position_value::<u128>(tables, position, limits)
     }
 }
 

@@ -9,6 +9,7 @@ use super::score::evaluation;
 use super::search::{Prover, budget_of};
 use super::table::{Bounds, Table};
 use crate::engine::analysis::{Analysis, MoveScore, Scoring};
+use crate::engine::core::pool::Tables;
 use crate::engine::game::{Geometry, Position};
 use crate::engine::limits::SearchLimits;
 
@@ -57,11 +58,15 @@ fn board_of<B: Bits>(position: &Position, shape: &Shape<B>) -> Board<B> {
 }
 
 /// The position's own value (see [`solve`](super::solve)).
-pub fn position_value<B: Bits>(position: &Position, limits: &SearchLimits) -> Solution {
+pub fn position_value<B: Bits>(
+    tables: &Tables,
+    position: &Position,
+    limits: &SearchLimits,
+) -> Solution {
     let geometry = position.geometry();
     let shape = shape_of::<B>(geometry);
     let board = board_of(position, &shape);
-    let table = Table::borrow();
+    let table = Table::borrow(tables);
     let book = book_for(geometry);
     let mut prover = Prover::new(&shape, &table, book, budget_of(limits));
     let in_book =
@@ -100,6 +105,7 @@ type Columns<B> = Vec<Option<(Option<Board<B>>, Bounds)>>;
 
 /// Every legal move scored (see [`analyze`](super::analyze)).
 pub fn scored_moves<B: Bits>(
+    tables: &Tables,
     position: &Position,
     scoring: Scoring,
     limits: &SearchLimits,
@@ -107,7 +113,7 @@ pub fn scored_moves<B: Bits>(
     let geometry = position.geometry();
     let shape = shape_of::<B>(geometry);
     let board = board_of(position, &shape);
-    let table = Table::borrow();
+    let table = Table::borrow(tables);
     let book = book_for(geometry);
     let threads = if limits.max_work.is_some() {
         1

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use super::bits::Bits;
 use crate::engine::core::hash::splitmix;
-use crate::engine::core::pool::{Pool, Pooled, Renew};
+use crate::engine::core::pool::{Pooled, Renew, Tables};
 
 /// Entries in a full-size table: a prime a little over 2^23, 64 MiB, unless the build sets
 /// `GRAVITY_TABLE_ENTRIES` (a decimal number above 2^23, best a prime: 67108879 for 512 MiB),
@@ -81,8 +81,8 @@ impl Bounds {
 /// are exact. Larger keys (boards of 65 to 128 bits) are hashed first; a false match there has
 /// a probability of about 2^-41 per lookup.
 ///
-/// Tables are borrowed from a small pool ([`Table::borrow`], the engine's one pool:
-/// [`crate::engine::core::pool`]) and each search gets a new generation, kept in the table, so
+/// Tables are borrowed from the engine's tables ([`Table::borrow`], under the one memory budget
+/// of [`crate::engine::core::pool`]) and each search gets a new generation, kept in the table, so
 /// that it starts from an empty table (its answer never depends on earlier searches) without
 /// clearing 64 MiB every time. `Default` is a table without entries, a placeholder.
 #[derive(Default)]
@@ -100,18 +100,15 @@ impl std::fmt::Debug for Table {
     }
 }
 
-/// Idle tables kept for the next searches; more searches at once allocate more, and the
-/// extra ones are freed when they end.
-const IDLE: usize = 2;
-static POOL: Pool<Table> = Pool::new(IDLE);
-
 const CHECK_BITS: u32 = 41;
 const GENERATIONS: u64 = 1 << 7;
 
-/// A table borrowed from the pool for one search; it goes back when dropped.
-pub type Borrowed = Pooled<'static, Table>;
+/// A table borrowed from the engine's tables for one search; it goes back when dropped.
+pub type Borrowed = Pooled<Table>;
 
 impl Renew for Table {
+    const BYTES: usize = ENTRIES * size_of::<AtomicU64>();
+
     /// A table of [`ENTRIES`] entries (64 MiB by default).
     fn fresh() -> Self {
         Self {
@@ -133,10 +130,10 @@ impl Renew for Table {
 }
 
 impl Table {
-    /// An empty table for one search: an idle one from the pool under a new generation, or a
+    /// An empty table for one search from `tables`: an idle one under a new generation, or a
     /// new one of [`ENTRIES`] entries.
-    pub fn borrow() -> Borrowed {
-        POOL.borrow()
+    pub fn borrow(tables: &Tables) -> Borrowed {
+        tables.borrow()
     }
 
     #[inline]

@@ -56,9 +56,11 @@ mod threats;
 mod weights;
 mod windows;
 
+use crate::engine::core::pool::Tables;
 use crate::engine::core::score::HEURISTIC_MAX;
 use crate::engine::core::table::{Replacement, Table};
 use deepening::Solver;
+pub(crate) use proof_number::ProofTable;
 use root::{RootMove, RootResult};
 use threats::Vcf;
 
@@ -78,9 +80,14 @@ const VCF_ROOT_BUDGET: u64 = 200_000;
 const VCF_DEFENCE_BUDGET: u64 = 2_000;
 
 /// Searches a position that is neither 3 × 3 tic-tac-toe nor a big board.
-pub fn search(position: &Position, scoring: Scoring, limits: &SearchLimits) -> Analysis {
+pub fn search(
+    tables: &Tables,
+    position: &Position,
+    scoring: Scoring,
+    limits: &SearchLimits,
+) -> Analysis {
     let geometry = position.geometry();
-    let mut table = Table::acquire(Replacement::DeeperAndNewest, geometry);
+    let mut table = Table::acquire(tables, Replacement::DeeperAndNewest, geometry);
     let mut searcher = Solver::new(position, &mut table);
     let mut root = searcher.root_moves();
     // The threat search knows freestyle's wins only (the other rules reach this solver on

@@ -13,7 +13,7 @@
 use super::negamax::Negamax;
 use super::pairing::Pairing;
 use super::root::RootMove;
-use crate::engine::core::pool::{Pool, Pooled, Renew};
+use crate::engine::core::pool::{Pooled, Renew, Tables};
 use crate::engine::core::side::Side;
 use crate::engine::game::{Geometry, Rule};
 
@@ -28,9 +28,6 @@ const NUMBER_MASK: u32 = (1 << NUMBER_BITS) - 1;
 const _: () = assert!(INFINITE == NUMBER_MASK);
 /// Generations a table goes through before it is cleared.
 const GENERATIONS: u32 = 1 << 4;
-/// Proof-number tables kept for the next searches (more when the server runs more searches at
-/// once: [`crate::engine::keep_tables_for`]).
-static POOL: Pool<ProofTable> = Pool::new(2);
 /// Pairing strategies are looked for against an attacker with at most this many open windows.
 const PAIRING_MAX_LIVE: u32 = 36;
 /// Search steps allowed when looking for a pairing strategy.
@@ -44,15 +41,17 @@ struct Slot {
 }
 
 /// The proof-number table's slots and the generation of the search using them, borrowed from
-/// [`POOL`] and emptied in O(1) for each search (as the transposition tables are). `Default`
+/// the engine's [`Tables`] and emptied in O(1) for each search (as the transposition tables are). `Default`
 /// holds no slots.
 #[derive(Default)]
-struct ProofTable {
+pub struct ProofTable {
     slots: Vec<Slot>,
     generation: u32,
 }
 
 impl Renew for ProofTable {
+    const BYTES: usize = TABLE_ENTRIES * size_of::<Slot>();
+
     fn fresh() -> Self {
         Self {
             slots: vec![Slot::default(); TABLE_ENTRIES],
@@ -94,20 +93,21 @@ pub struct ProofSearch<'s, 't> {
     search: &'s mut Negamax<'t>,
     attacker: Side,
     pairing: Pairing,
-    table: Pooled<'static, ProofTable>,
+    table: Pooled<ProofTable>,
     /// The children of the node at each ply.
     children: Vec<Vec<Child>>,
 }
 
 impl<'s, 't> ProofSearch<'s, 't> {
-    /// A proof search on `search`'s board (of `geometry`).
-    pub fn new(search: &'s mut Negamax<'t>, geometry: Geometry) -> Self {
+    /// A proof search on `search`'s board (of `geometry`), with a proof-number table from
+    /// `tables`.
+    pub fn new(search: &'s mut Negamax<'t>, tables: &Tables, geometry: Geometry) -> Self {
         let cells = geometry.cells();
         Self {
             search,
             attacker: Side::First,
             pairing: Pairing::new(geometry),
-            table: POOL.borrow(),
+            table: tables.borrow(),
             children: vec![Vec::new(); cells + 2],
         }
     }
@@ -372,7 +372,8 @@ pub fn prove_draw(
 ) -> Option<Draw> {
     let side = search.root_side();
     let opponent = side.opponent();
-    let mut proof = ProofSearch::new(search, geometry);
+    let tables = search.table.tables().clone();
+    let mut proof = ProofSearch::new(search, &tables, geometry);
     if proof.attacker_wins(side, side)? {
         return None;
     }
@@ -425,6 +426,7 @@ mod tests {
 
     #[test]
     fn proof_numbers_agree_with_an_exhaustive_search() {
+        let tables = Tables::with_budget(usize::MAX);
         let mut seed = 7_u64;
         let mut checked = [0; 2];
         for (rows, cols, k, stones) in [
@@ -447,10 +449,10 @@ mod tests {
                         attacker_forces_win(&mut grid, side, attacker, &mut memo)
                     })
                     .collect();
-                let mut table = Table::acquire(Replacement::DeeperAndNewest, geometry);
+                let mut table = Table::acquire(&tables, Replacement::DeeperAndNewest, geometry);
                 let budget = Budget::new(None, Deadline::default());
                 let mut search = Negamax::new(geometry, grid, &mut table, side, budget);
-                let mut proof = ProofSearch::new(&mut search, geometry);
+                let mut proof = ProofSearch::new(&mut search, &tables, geometry);
                 for (attacker, expected) in Side::BOTH.into_iter().zip(expected) {
                     assert_eq!(
                         proof.attacker_wins(side, attacker),

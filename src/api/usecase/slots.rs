@@ -1,71 +1,13 @@
-//! The answer to a valid move request, computed once for every front door (`POST` and `GET
-//! /v1/move`, its event stream, the MCP tool): a 3 × 3 lookup inline, a search on the bounded
-//! blocking pool ([`run_bounded`], which the review and Connect Four routes use too) under a
-//! search slot, a deadline and a cancel handle raised when the caller goes away.
+//! The search slots: a search waits for one on the bounded blocking pool ([`run_bounded`]), or
+//! 503 when none frees up in time, holds it until it ends, and gets a deadline and a cancel
+//! handle raised when its caller goes away. Every use case that searches runs through here.
 
 use std::time::{Duration, Instant};
 
 use tokio::sync::OwnedSemaphorePermit;
 
-use super::wire::{MoveResponse, ValidRequest};
-use super::{ApiError, AppState, Settings};
-use crate::engine::{Cancel, Geometry, Progress, Scoring, SearchLimits, SuggestOptions, suggest};
-
-/// The answer: inline for a table lookup, on the bounded blocking pool (a search slot, 503 when none frees up in time) for a search.
-///
-/// A search stops when this future is dropped (its client went away, or the request timed out):
-/// it notices within about a thousand nodes and gives its slot back.
-pub(crate) async fn answer_bounded(
-    state: &AppState,
-    request: ValidRequest,
-) -> Result<MoveResponse, ApiError> {
-    answer_watched(state, request, Progress::default()).await
-}
-
-/// As [`answer_bounded`], with `progress` called after each completed iteration of the search.
-pub(crate) async fn answer_watched(
-    state: &AppState,
-    request: ValidRequest,
-    progress: Progress,
-) -> Result<MoveResponse, ApiError> {
-    let slot = if request.position.geometry().is_tic_tac_toe() {
-        None
-    } else {
-        Some(reserve_slot(state).await?)
-    };
-    answer_in_slot(state, request, progress, slot).await
-}
-
-/// As [`answer_watched`], with the search slot already reserved (`None` for a 3 × 3 lookup,
-/// which needs none).
-pub(crate) async fn answer_in_slot(
-    state: &AppState,
-    request: ValidRequest,
-    progress: Progress,
-    slot: Option<Reserved>,
-) -> Result<MoveResponse, ApiError> {
-    let settings = state.settings();
-    let time_limit = Duration::from_millis(time_limit_ms(&request, settings));
-    let Some(slot) = slot else {
-        // A lookup takes well under a microsecond: the hop to the blocking pool would cost more
-        // than the work (see the README's measurements).
-        super::metrics::table_answers().increment(1);
-        let options = options(
-            &request,
-            settings,
-            Instant::now() + time_limit,
-            Cancel::default(),
-        );
-        return Ok(answer(&request, &options));
-    };
-    let settings = settings.clone();
-    run_reserved(state, slot, time_limit, move |deadline, cancel| {
-        let mut options = options(&request, &settings, deadline, cancel);
-        options.limits.progress = progress;
-        answer(&request, &options)
-    })
-    .await
-}
+use crate::api::{ApiError, AppState};
+use crate::engine::Cancel;
 
 /// A search slot reserved for a search that has not started yet.
 #[derive(Debug)]
@@ -100,7 +42,7 @@ pub(crate) async fn run_bounded<T: Send + 'static>(
 }
 
 /// As [`run_bounded`], in a slot already reserved.
-async fn run_reserved<T: Send + 'static>(
+pub(crate) async fn run_reserved<T: Send + 'static>(
     state: &AppState,
     Reserved(permit): Reserved,
     time_limit: Duration,
@@ -170,110 +112,6 @@ fn lower_search_priority() {
             tracing::debug!(?error, "could not lower the search thread's priority");
         }
     }
-}
-
-/// A request's search time limit in milliseconds, capped by the server's settings.
-fn time_limit_ms(request: &ValidRequest, settings: &Settings) -> u64 {
-    request
-        .time_limit_ms
-        .unwrap_or(settings.default_time_limit_ms)
-        .clamp(1, settings.max_time_limit_ms)
-}
-
-/// The search limits for a request, capped by the server's settings, with its deadline and the
-/// handle that cancels it.
-fn limits(
-    request: &ValidRequest,
-    settings: &Settings,
-    deadline: Instant,
-    cancel: Cancel,
-) -> SearchLimits {
-    SearchLimits {
-        all_moves: request.moves || request.scoring == Scoring::Classic,
-        multi_pv: request.top,
-        ..search_limits(
-            settings,
-            request.position.geometry(),
-            request.max_depth,
-            time_limit_ms(request, settings),
-            deadline,
-            cancel,
-        )
-    }
-}
-
-/// The one rule for a search's limits, on every route: the depth the request asks for capped by
-/// the server's, the deadline, the cancel handle, and the work budget of `millis` at the
-/// server's rate. The work budget usually stops the search before the clock on an unloaded
-/// machine, so the same request gets the same answer; the deadline is the hard stop under load.
-/// The gravity solver gets no work budget: it proves values, whatever the order it searches
-/// in, so a budget could only cut proofs short, and it runs to the deadline.
-pub fn search_limits(
-    settings: &Settings,
-    geometry: Geometry,
-    max_depth: Option<u32>,
-    millis: u64,
-    deadline: Instant,
-    cancel: Cancel,
-) -> SearchLimits {
-    SearchLimits {
-        max_depth: Some(
-            max_depth
-                .unwrap_or(settings.max_depth)
-                .min(settings.max_depth),
-        ),
-        deadline: Some(deadline),
-        max_work: (!geometry.is_gravity())
-            .then(|| SearchLimits::work_at_rate(geometry, millis, settings.search_work_rate)),
-        all_moves: false,
-        multi_pv: 0,
-        cancel,
-        progress: Progress::default(),
-    }
-}
-
-/// The engine's options for a request: its scoring, limits, difficulty and tie-break, and a
-/// seed (the request's, or a fresh random one when the answer involves chance).
-fn options(
-    request: &ValidRequest,
-    settings: &Settings,
-    deadline: Instant,
-    cancel: Cancel,
-) -> SuggestOptions {
-    let mut options = SuggestOptions {
-        scoring: request.scoring,
-        limits: limits(request, settings, deadline, cancel),
-        difficulty: request.difficulty,
-        tie_break: request.tie_break,
-        seed: 0,
-    };
-    if options.uses_chance() {
-        // A generated seed stays below 2^53 so JavaScript clients can send it back unchanged.
-        options.seed = request.seed.unwrap_or_else(|| rand::random::<u64>() >> 11);
-    }
-    options
-}
-
-/// Computes the answer.
-fn answer(request: &ValidRequest, options: &SuggestOptions) -> MoveResponse {
-    let suggestion = suggest(&request.position, options);
-    if suggestion.analysis.nodes > 0 {
-        metrics::counter!("minimax_search_nodes_total").increment(suggestion.analysis.nodes);
-    }
-    MoveResponse::new(
-        suggestion,
-        request.moves,
-        request.top,
-        &request.style,
-        request.position.geometry(),
-    )
-}
-
-/// An answer's JSON, written in one piece.
-pub(crate) fn json_bytes(answer: &impl serde::Serialize, capacity: usize) -> Vec<u8> {
-    let mut body = Vec::with_capacity(capacity);
-    serde_json::to_writer(&mut body, answer).expect("an answer serializes");
-    body
 }
 
 #[cfg(test)]
@@ -347,7 +185,7 @@ mod tests {
     #[test]
     fn a_search_that_panics_answers_500_and_releases_its_slot_and_gauge() {
         if rerun_alone(
-            "api::answer::tests::a_search_that_panics_answers_500_and_releases_its_slot_and_gauge",
+            "api::usecase::slots::tests::a_search_that_panics_answers_500_and_releases_its_slot_and_gauge",
         ) {
             return;
         }
@@ -370,7 +208,7 @@ mod tests {
             };
             for round in 0..3 {
                 let panics = crate::engine::Progress::new(|_| panic!("a fault injected in the search"));
-                let outcome = super::answer_watched(&state, request(), panics).await;
+                let outcome = crate::api::usecase::moves::answer_watched(&state, request(), panics).await;
                 assert!(
                     matches!(outcome, Err(crate::api::ApiError::Internal)),
                     "round {round}: a 500, got {outcome:?}"
@@ -378,7 +216,7 @@ mod tests {
                 assert_eq!(state.searches_running(), 0, "round {round}: the slot is free");
                 assert_eq!(searches_in_flight(), 0.0, "round {round}: the gauge is back to 0");
             }
-            let answer = super::answer_bounded(&state, request()).await;
+            let answer = crate::api::usecase::moves::answer_bounded(&state, request()).await;
             assert!(answer.is_ok(), "the only slot serves the next search: {answer:?}");
             assert_eq!(searches_in_flight(), 0.0);
         });
