@@ -18,7 +18,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(post_status))
 }
 
-/// The cell a play request names: its `index`, or where a mark dropped in its `column` lands.
 /// Plays one move on a board.
 ///
 /// Returns the board after the move (written the way the request wrote it), whether the move won

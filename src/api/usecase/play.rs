@@ -12,6 +12,7 @@ use crate::api::wire::{
 };
 use crate::engine::{Engine, Player, Position, PositionError};
 
+/// The cell a play request names: its `index`, or where a mark dropped in its `column` lands.
 fn cell_to_play(request: &PlayRequest, position: &Position) -> Result<usize, ApiError> {
     let geometry = position.geometry();
     let Some(column) = request.column else {
