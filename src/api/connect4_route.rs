@@ -17,7 +17,8 @@ use super::problem::ProblemCode;
 use super::respond::json_response;
 use super::usecase::connect4::column_scores;
 use super::wire::{Connect4Solution, SolveQuery};
-use super::{ApiError, AppState};
+use crate::api::problem::ApiError;
+use crate::api::state::AppState;
 use crate::engine::{Game, Geometry, Player, Position, PositionError};
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -32,10 +33,10 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[utoipa::path(get, path = "/v1/connect4/solve", tag = "moves", params(SolveQuery),
     responses(
         (status = 200, description = "Every column's score for the side to move; 100 for a full column", body = Connect4Solution),
-        (status = 422, description = "pos has a character other than 1 to 7 (invalid_request), a move in a full column or after the game ended (invalid_move), or ends the game (game_over, with winner and line); an unknown parameter", body = super::Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Over the per-client rate limit (only when RATE_LIMIT_PER_SECOND is set)", body = super::Problem, content_type = "application/problem+json",
+        (status = 422, description = "pos has a character other than 1 to 7 (invalid_request), a move in a full column or after the game ended (invalid_move), or ends the game (game_over, with winner and line); an unknown parameter", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Over the per-client rate limit (only when RATE_LIMIT_PER_SECOND is set)", body = crate::api::problem::Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u32, description = "Seconds to wait"))),
-        (status = 503, description = "Overloaded (code overloaded, with Retry-After), or the position could not be solved within the server's largest time limit (code timeout, without Retry-After: the same position fails the same way)", body = super::Problem, content_type = "application/problem+json",
+        (status = 503, description = "Overloaded (code overloaded, with Retry-After), or the position could not be solved within the server's largest time limit (code timeout, without Retry-After: the same position fails the same way)", body = crate::api::problem::Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u32, description = "Seconds to wait; sent with overloaded only"))),
     ))]
 async fn solve_connect4(

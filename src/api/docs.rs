@@ -8,7 +8,7 @@ use axum::routing::get;
 use utoipa::openapi::OpenApi;
 use utoipa_swagger_ui::SwaggerUi;
 
-use super::AppState;
+use crate::api::state::AppState;
 
 pub fn router(openapi: OpenApi) -> Router<AppState> {
     let yaml = openapi

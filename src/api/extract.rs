@@ -8,7 +8,8 @@ use axum::http::{HeaderMap, StatusCode, header};
 use serde::de::DeserializeOwned;
 
 use super::problem::ProblemCode;
-use super::{ApiError, AppState};
+use crate::api::problem::ApiError;
+use crate::api::state::AppState;
 
 /// The query string of a GET route read strictly into `T` (whose serde attributes deny unknown
 /// fields): a missing query string is an empty one; a parameter of the wrong type, an unknown

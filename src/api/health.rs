@@ -7,7 +7,8 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use super::{ApiError, AppState};
+use crate::api::problem::ApiError;
+use crate::api::state::AppState;
 
 /// A probe's answer.
 #[derive(Serialize, ToSchema)]
@@ -34,7 +35,7 @@ async fn healthz() -> Json<Health> {
 #[utoipa::path(get, path = "/readyz", tag = "operations",
     responses(
         (status = 200, description = "Ready for traffic", body = Health),
-        (status = 503, description = "Starting or draining", body = super::Problem,
+        (status = 503, description = "Starting or draining", body = crate::api::problem::Problem,
          content_type = "application/problem+json",
          headers(("Retry-After" = u32, description = "Seconds to wait"))),
     ))]

@@ -14,7 +14,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
-use super::AppState;
+use crate::api::state::AppState;
 
 static HANDLE: OnceLock<Option<PrometheusHandle>> = OnceLock::new();
 

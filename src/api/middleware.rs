@@ -13,7 +13,8 @@ use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::{DefaultOnResponse, TraceLayer};
 use tracing::Level;
 
-use super::{ApiError, Settings};
+use crate::api::problem::ApiError;
+use crate::api::state::Settings;
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 

@@ -14,7 +14,8 @@ use super::usecase::moves::answer_bounded;
 use super::wire::{
     MoveQuery, MoveRequest, MoveResponse, ServerSentEvent, ValidRequest, parse_body,
 };
-use super::{ApiError, AppState};
+use crate::api::problem::ApiError;
+use crate::api::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -48,13 +49,13 @@ pub fn router() -> OpenApiRouter<AppState> {
         )),
     responses(
         (status = 200, description = "The best move (or the move chosen at the requested difficulty). A request whose `Accept` prefers `text/event-stream` gets the stream of `POST /v1/move/stream` instead.", body = MoveResponse),
-        (status = 400, description = "Malformed JSON", body = super::Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body over the limit", body = super::Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body not sent as uncompressed application/json", body = super::Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Invalid request or board, a geometry or rule that is not supported (invalid_geometry, naming `/rule` for a rule other than freestyle off a gomoku board), impossible position, wrong side to move, or a finished game (code game_over, with winner and line)", body = super::Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Over the per-client rate limit (only when RATE_LIMIT_PER_SECOND is set)", body = super::Problem, content_type = "application/problem+json",
+        (status = 400, description = "Malformed JSON", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body over the limit", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Body not sent as uncompressed application/json", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid request or board, a geometry or rule that is not supported (invalid_geometry, naming `/rule` for a rule other than freestyle off a gomoku board), impossible position, wrong side to move, or a finished game (code game_over, with winner and line)", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Over the per-client rate limit (only when RATE_LIMIT_PER_SECOND is set)", body = crate::api::problem::Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u32, description = "Seconds to wait"))),
-        (status = 503, description = "Overloaded (with Retry-After: every search slot busy), or timed out (no Retry-After: the same request would run out of time again)", body = super::Problem, content_type = "application/problem+json",
+        (status = 503, description = "Overloaded (with Retry-After: every search slot busy), or timed out (no Retry-After: the same request would run out of time again)", body = crate::api::problem::Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u32, description = "Seconds to wait"))),
     ))]
 async fn post_move(
@@ -88,13 +89,13 @@ async fn post_move(
             content(
                 (ServerSentEvent = "text/event-stream", example = json!("event: progress\ndata: {\"depth\":1,\"nodes\":225,\"index\":112,\"score\":0.01,\"outcome\":\"unknown\",\"plies\":null,\"exact\":false,\"pv\":[112],\"elapsed_ms\":3}\n\nevent: result\ndata: {\"index\":112,...}\n\n")),
             )),
-        (status = 400, description = "Malformed JSON", body = super::Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body over the limit", body = super::Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body not sent as uncompressed application/json", body = super::Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Invalid request or board, as for `POST /v1/move`", body = super::Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Over the per-client rate limit (only when RATE_LIMIT_PER_SECOND is set)", body = super::Problem, content_type = "application/problem+json",
+        (status = 400, description = "Malformed JSON", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body over the limit", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Body not sent as uncompressed application/json", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid request or board, as for `POST /v1/move`", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Over the per-client rate limit (only when RATE_LIMIT_PER_SECOND is set)", body = crate::api::problem::Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u32, description = "Seconds to wait"))),
-        (status = 503, description = "Every search slot busy (overloaded, with Retry-After), or starting or shutting down", body = super::Problem, content_type = "application/problem+json",
+        (status = 503, description = "Every search slot busy (overloaded, with Retry-After), or starting or shutting down", body = crate::api::problem::Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u32, description = "Seconds to wait"))),
     ))]
 async fn post_move_stream(
@@ -111,10 +112,10 @@ async fn post_move_stream(
 #[utoipa::path(get, path = "/v1/move", tag = "moves", params(MoveQuery),
     responses(
         (status = 200, description = "The best move", body = MoveResponse),
-        (status = 422, description = "Invalid query, board or position, or a finished game", body = super::Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Over the per-client rate limit (only when RATE_LIMIT_PER_SECOND is set)", body = super::Problem, content_type = "application/problem+json",
+        (status = 422, description = "Invalid query, board or position, or a finished game", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Over the per-client rate limit (only when RATE_LIMIT_PER_SECOND is set)", body = crate::api::problem::Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u32, description = "Seconds to wait"))),
-        (status = 503, description = "Overloaded (with Retry-After: every search slot busy), or timed out (no Retry-After: the same request would run out of time again)", body = super::Problem, content_type = "application/problem+json",
+        (status = 503, description = "Overloaded (with Retry-After: every search slot busy), or timed out (no Retry-After: the same request would run out of time again)", body = crate::api::problem::Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u32, description = "Seconds to wait"))),
     ))]
 async fn get_move(

@@ -22,7 +22,8 @@ use super::respond::json_bytes;
 use super::usecase::moves::answer_in_slot;
 use super::usecase::slots::reserve_slot;
 use super::wire::ValidRequest;
-use super::{ApiError, AppState};
+use crate::api::problem::ApiError;
+use crate::api::state::AppState;
 use crate::engine::{Iteration, MoveScore, OutcomeOrUnknown, Progress, Value as MoveValue};
 
 /// The data of a `progress` event: what the search knows after one more completed iteration.

@@ -13,7 +13,8 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
-use super::{ApiError, AppState};
+use crate::api::problem::ApiError;
+use crate::api::state::AppState;
 
 /// The policy of the page: everything from this origin, nothing inline, no frames, no plugins.
 /// `img-src data:` is for the empty favicon (`<link rel="icon" href="data:,">`).

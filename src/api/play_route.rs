@@ -10,7 +10,8 @@ use utoipa_axum::routes;
 use super::extract::{JsonBody, read_json};
 use super::usecase::play::{play, status};
 use super::wire::{PlayRequest, PlayResponse, StatusRequest, StatusResponse};
-use super::{ApiError, AppState};
+use crate::api::problem::ApiError;
+use crate::api::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -28,13 +29,13 @@ pub fn router() -> OpenApiRouter<AppState> {
     request_body(content = PlayRequest, content_type = "application/json"),
     responses(
         (status = 200, description = "The board after the move and the game's state", body = PlayResponse),
-        (status = 400, description = "Malformed JSON", body = super::Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body over the limit", body = super::Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body not sent as application/json", body = super::Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Invalid request or board, impossible position, wrong side, a finished game (game_over), a cell off the board or taken (invalid_move), or under renju a cell forbidden to black (forbidden_move, with its reason: overline, double_four or double_three)", body = super::Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Over the per-client rate limit (only when RATE_LIMIT_PER_SECOND is set)", body = super::Problem, content_type = "application/problem+json",
+        (status = 400, description = "Malformed JSON", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body over the limit", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Body not sent as application/json", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid request or board, impossible position, wrong side, a finished game (game_over), a cell off the board or taken (invalid_move), or under renju a cell forbidden to black (forbidden_move, with its reason: overline, double_four or double_three)", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Over the per-client rate limit (only when RATE_LIMIT_PER_SECOND is set)", body = crate::api::problem::Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u32, description = "Seconds to wait"))),
-        (status = 503, description = "Overloaded or timed out; retry later", body = super::Problem, content_type = "application/problem+json",
+        (status = 503, description = "Overloaded or timed out; retry later", body = crate::api::problem::Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u32, description = "Seconds to wait"))),
     ))]
 async fn post_play(
@@ -54,13 +55,13 @@ async fn post_play(
     request_body(content = StatusRequest, content_type = "application/json"),
     responses(
         (status = 200, description = "The board's state", body = StatusResponse),
-        (status = 400, description = "Malformed JSON", body = super::Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body over the limit", body = super::Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body not sent as application/json", body = super::Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Invalid request or board, impossible position or wrong side", body = super::Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Over the per-client rate limit (only when RATE_LIMIT_PER_SECOND is set)", body = super::Problem, content_type = "application/problem+json",
+        (status = 400, description = "Malformed JSON", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body over the limit", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Body not sent as application/json", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid request or board, impossible position or wrong side", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Over the per-client rate limit (only when RATE_LIMIT_PER_SECOND is set)", body = crate::api::problem::Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u32, description = "Seconds to wait"))),
-        (status = 503, description = "Overloaded or timed out; retry later", body = super::Problem, content_type = "application/problem+json",
+        (status = 503, description = "Overloaded or timed out; retry later", body = crate::api::problem::Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u32, description = "Seconds to wait"))),
     ))]
 async fn post_status(

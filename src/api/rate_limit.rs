@@ -13,7 +13,7 @@ use axum::response::{IntoResponse, Response};
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
-use super::ApiError;
+use crate::api::problem::ApiError;
 
 /// The peer address of a connection, put on each request by the accept loop.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

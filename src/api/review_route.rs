@@ -10,7 +10,8 @@ use super::extract::{JsonBody, read_json};
 use super::respond::json_response;
 use super::usecase::review::review_bounded;
 use super::wire::{ReviewRequest, ReviewResponse, parse_review};
-use super::{ApiError, AppState};
+use crate::api::problem::ApiError;
+use crate::api::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(post_review))
@@ -31,13 +32,13 @@ pub fn router() -> OpenApiRouter<AppState> {
         )),
     responses(
         (status = 200, description = "Every move labelled, the players' tallies, the turning point and a sentence", body = ReviewResponse),
-        (status = 400, description = "Malformed JSON", body = super::Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body over the limit", body = super::Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body not sent as uncompressed application/json", body = super::Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Invalid request or geometry, or a move that is off the board, on a taken cell or after the game ended (code invalid_move, the pointer /moves/{i} naming it), or under renju a move forbidden to black (code forbidden_move, with its reason)", body = super::Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Over the per-client rate limit (only when RATE_LIMIT_PER_SECOND is set)", body = super::Problem, content_type = "application/problem+json",
+        (status = 400, description = "Malformed JSON", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body over the limit", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Body not sent as uncompressed application/json", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid request or geometry, or a move that is off the board, on a taken cell or after the game ended (code invalid_move, the pointer /moves/{i} naming it), or under renju a move forbidden to black (code forbidden_move, with its reason)", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Over the per-client rate limit (only when RATE_LIMIT_PER_SECOND is set)", body = crate::api::problem::Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u32, description = "Seconds to wait"))),
-        (status = 503, description = "Overloaded or timed out; retry later", body = super::Problem, content_type = "application/problem+json",
+        (status = 503, description = "Overloaded or timed out; retry later", body = crate::api::problem::Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u32, description = "Seconds to wait"))),
     ))]
 async fn post_review(

@@ -10,7 +10,8 @@ use super::extract::{JsonBody, read_json};
 use super::respond::json_response;
 use super::usecase::trace::trace_bounded;
 use super::wire::{TraceRequest, TraceResponse, parse_trace};
-use super::{ApiError, AppState};
+use crate::api::problem::ApiError;
+use crate::api::state::AppState;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(routes!(post_trace))
@@ -40,13 +41,13 @@ pub fn router() -> OpenApiRouter<AppState> {
         )),
     responses(
         (status = 200, description = "The tree as searched, the root's value and move, the node counts of each algorithm, the root's alternatives and a few sentences", body = TraceResponse),
-        (status = 400, description = "Malformed JSON", body = super::Problem, content_type = "application/problem+json"),
-        (status = 413, description = "Body over the limit", body = super::Problem, content_type = "application/problem+json"),
-        (status = 415, description = "Body not sent as uncompressed application/json", body = super::Problem, content_type = "application/problem+json"),
-        (status = 422, description = "Invalid request, board, position or tree; or too large to trace (code trace_too_large, the detail naming the limit: 2,000,000 nodes searched by one algorithm, 4,096 nodes or 24 levels in a textbook tree)", body = super::Problem, content_type = "application/problem+json"),
-        (status = 429, description = "Over the per-client rate limit (only when RATE_LIMIT_PER_SECOND is set)", body = super::Problem, content_type = "application/problem+json",
+        (status = 400, description = "Malformed JSON", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+        (status = 413, description = "Body over the limit", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+        (status = 415, description = "Body not sent as uncompressed application/json", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+        (status = 422, description = "Invalid request, board, position or tree; or too large to trace (code trace_too_large, the detail naming the limit: 2,000,000 nodes searched by one algorithm, 4,096 nodes or 24 levels in a textbook tree)", body = crate::api::problem::Problem, content_type = "application/problem+json"),
+        (status = 429, description = "Over the per-client rate limit (only when RATE_LIMIT_PER_SECOND is set)", body = crate::api::problem::Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u32, description = "Seconds to wait"))),
-        (status = 503, description = "Overloaded (code overloaded, with Retry-After), or the trace did not finish within the server's largest time limit (code timeout, without Retry-After)", body = super::Problem, content_type = "application/problem+json",
+        (status = 503, description = "Overloaded (code overloaded, with Retry-After), or the trace did not finish within the server's largest time limit (code timeout, without Retry-After)", body = crate::api::problem::Problem, content_type = "application/problem+json",
          headers(("Retry-After" = u32, description = "Seconds to wait; sent with overloaded only"))),
     ))]
 async fn post_trace(

@@ -36,7 +36,7 @@
 //!
 //! [`Command`] (and [`BoardLine`] inside `BOARD`) is a line parsed, with a [`CommandError`] for a
 //! line that is not one; [`Brain`] holds the game and answers commands, calling
-//! [`engine::analyze`](crate::engine::analyze) for its moves; [`Timing`] turns the manager's clock
+//! [`Engine::suggest`](crate::engine::Engine::suggest) for its moves; [`Timing`] turns the manager's clock
 //! into search limits; [`run`] is the loop that reads lines and writes answers.
 //!
 //! ```

@@ -21,7 +21,7 @@ use super::jsonrpc::{
     INTERNAL_ERROR, INVALID_REQUEST, check_message, repeated_key_answer, rpc_error,
 };
 use super::server::McpServer;
-use crate::api::AppState;
+use crate::api::state::AppState;
 
 /// The longest error text of the transport that is passed on.
 const TRANSPORT_TEXT_LIMIT: usize = 4096;

@@ -7,8 +7,8 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use super::tools::tools;
-use crate::api::AppState;
 use crate::api::extract::StrictQuery;
+use crate::api::state::AppState;
 
 /// The keywords OpenAI's strict mode documents; every other one is left out.
 const STRICT_KEYWORDS: [&str; 14] = [

@@ -10,7 +10,8 @@ use serde_json::Value;
 
 use super::text::{answer_text, error_text};
 use super::tools::{TOOLS, ToolAnswer, run, tools};
-use crate::api::{ApiError, AppState};
+use crate::api::problem::ApiError;
+use crate::api::state::AppState;
 
 /// The MCP server: one per request over HTTP (stateless), one per process over stdio.
 #[derive(Clone, Debug)]

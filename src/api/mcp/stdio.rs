@@ -14,7 +14,7 @@ use tokio::task::JoinHandle;
 
 use super::jsonrpc::{INVALID_REQUEST, check_message, repeated_key_answer, rpc_error};
 use super::server::McpServer;
-use crate::api::AppState;
+use crate::api::state::AppState;
 
 /// How much of an over-long line is kept to find its id.
 const KEPT_PREFIX: usize = 1024;

@@ -6,11 +6,12 @@ use std::sync::Arc;
 use rmcp::model::{JsonObject, Tool, ToolAnnotations};
 use serde_json::{Map, Value, json};
 
+use crate::api::problem::ApiError;
+use crate::api::state::AppState;
 use crate::api::usecase::{moves, play, review, trace};
 use crate::api::wire::{
     MoveResponse, PlayResponse, ReviewResponse, StatusResponse, TraceResponse, parse_request,
 };
-use crate::api::{ApiError, AppState};
 
 /// One tool: its name, the OpenAPI components of its input and output, its description.
 pub(super) struct ToolSpec {

@@ -4,7 +4,8 @@
 use std::time::Duration;
 
 use super::slots::run_bounded;
-use crate::api::{ApiError, AppState};
+use crate::api::problem::ApiError;
+use crate::api::state::AppState;
 use crate::engine::{Position, SearchLimits, SuggestOptions};
 
 /// The score the public API gives a full column.

@@ -5,8 +5,9 @@
 use std::time::{Duration, Instant};
 
 use super::slots::{Reserved, reserve_slot, run_reserved};
+use crate::api::problem::ApiError;
+use crate::api::state::{AppState, Settings};
 use crate::api::wire::{MoveResponse, ValidRequest};
-use crate::api::{ApiError, AppState, Settings};
 use crate::engine::{Cancel, Engine, Progress, Scoring, SearchLimits, SuggestOptions};
 
 /// The answer: inline for a table lookup, on the bounded blocking pool (a search slot, 503 when none frees up in time) for a search.

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::api::ApiError;
+use crate::api::problem::ApiError;
 use crate::api::problem::ProblemCode;
 use crate::api::wire::{
     ForbiddenCell, GameStatus, PlayRequest, PlayResponse, StatusRequest, StatusResponse,

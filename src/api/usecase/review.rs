@@ -5,8 +5,9 @@
 use std::time::Duration;
 
 use super::slots::run_bounded;
+use crate::api::problem::ApiError;
+use crate::api::state::{AppState, Settings};
 use crate::api::wire::{ReviewResponse, ValidReview};
-use crate::api::{ApiError, AppState, Settings};
 use crate::engine::SearchLimits;
 
 /// Reviews a game: inline when every position is a table lookup, else on the bounded blocking

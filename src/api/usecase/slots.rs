@@ -6,7 +6,8 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::OwnedSemaphorePermit;
 
-use crate::api::{ApiError, AppState};
+use crate::api::problem::ApiError;
+use crate::api::state::AppState;
 use crate::engine::Cancel;
 
 /// A search slot reserved for a search that has not started yet.

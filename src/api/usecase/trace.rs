@@ -4,9 +4,10 @@
 use std::time::Duration;
 
 use super::slots::run_bounded;
+use crate::api::problem::ApiError;
 use crate::api::problem::ProblemCode;
+use crate::api::state::AppState;
 use crate::api::wire::{TraceResponse, ValidTrace};
-use crate::api::{ApiError, AppState};
 use crate::engine::trace::{TraceError, TraceOptions};
 
 /// Traces on the bounded blocking pool under a search slot, stopped at the server's longest

@@ -185,6 +185,82 @@ pub fn game_result(geometry: Geometry, cells: &[Option<Player>]) -> Option<GameR
     })
 }
 
+/// The finished game a board holds, as the error that says so: a line (which must be the last
+/// mover's, all through one cell), or a full board. `Ok` when the game is in play.
+fn finished(
+    geometry: Geometry,
+    cells: &[Option<Player>],
+    (x, o): (usize, usize),
+) -> Result<(), PositionError> {
+    let lines = geometry.line_list();
+    let x_lines = owned_lines(geometry, lines, cells, Player::X);
+    let o_lines = owned_lines(geometry, lines, cells, Player::O);
+    if !x_lines.is_empty() && !o_lines.is_empty() {
+        return Err(PositionError::BothHaveLines);
+    }
+    let winner = if x_lines.is_empty() {
+        (!o_lines.is_empty()).then_some((Player::O, o_lines))
+    } else {
+        Some((Player::X, x_lines))
+    };
+    if let Some((winner, owned)) = winner {
+        let (mine, theirs) = if winner == Player::X { (x, o) } else { (o, x) };
+        if mine < theirs {
+            return Err(PositionError::WinnerDidNotMoveLast {
+                winner,
+                loser: winner.opponent(),
+            });
+        }
+        let common = owned[0]
+            .iter()
+            .any(|cell| owned.iter().all(|line| line.contains(cell)));
+        if !common {
+            return Err(PositionError::DisjointLines { winner });
+        }
+        let mut line: Vec<usize> = owned.into_iter().flatten().copied().collect();
+        line.sort_unstable();
+        line.dedup();
+        return Err(PositionError::GameOver(GameResult {
+            winner: Some(winner),
+            line,
+        }));
+    }
+    if x + o == cells.len() {
+        return Err(PositionError::GameOver(GameResult {
+            winner: None,
+            line: Vec::new(),
+        }));
+    }
+    Ok(())
+}
+
+/// The side to move: `player` when given and the counts allow it, else the side with fewer
+/// marks, or X when the counts are equal (under renju black, X, always moves first).
+fn side_to_move(
+    geometry: Geometry,
+    player: Option<Player>,
+    (x, o): (usize, usize),
+) -> Result<Player, PositionError> {
+    let expected = match x.cmp(&o) {
+        std::cmp::Ordering::Less => Some(Player::X),
+        std::cmp::Ordering::Greater => Some(Player::O),
+        // Under renju black (X) moves first, so equal counts mean X to move.
+        std::cmp::Ordering::Equal if geometry.rule() == Rule::Renju => Some(Player::X),
+        std::cmp::Ordering::Equal => None,
+    };
+    match (player, expected) {
+        (Some(given), Some(expected)) if given != expected => Err(PositionError::WrongPlayer {
+            given,
+            expected,
+            x,
+            o,
+        }),
+        (Some(given), _) => Ok(given),
+        (None, Some(expected)) => Ok(expected),
+        (None, None) => Ok(Player::X),
+    }
+}
+
 impl Position {
     /// Validates a board and settles the side to move.
     ///
@@ -217,65 +293,8 @@ impl Position {
         if geometry.rule() == Rule::Renju && o > x {
             return Err(PositionError::BlackMovesFirst { x, o });
         }
-        let lines = geometry.line_list();
-        let x_lines = owned_lines(geometry, lines, &cells, Player::X);
-        let o_lines = owned_lines(geometry, lines, &cells, Player::O);
-        if !x_lines.is_empty() && !o_lines.is_empty() {
-            return Err(PositionError::BothHaveLines);
-        }
-        let winner = if x_lines.is_empty() {
-            (!o_lines.is_empty()).then_some((Player::O, o_lines))
-        } else {
-            Some((Player::X, x_lines))
-        };
-        if let Some((winner, owned)) = winner {
-            let (mine, theirs) = if winner == Player::X { (x, o) } else { (o, x) };
-            if mine < theirs {
-                return Err(PositionError::WinnerDidNotMoveLast {
-                    winner,
-                    loser: winner.opponent(),
-                });
-            }
-            let common = owned[0]
-                .iter()
-                .any(|cell| owned.iter().all(|line| line.contains(cell)));
-            if !common {
-                return Err(PositionError::DisjointLines { winner });
-            }
-            let mut line: Vec<usize> = owned.into_iter().flatten().copied().collect();
-            line.sort_unstable();
-            line.dedup();
-            return Err(PositionError::GameOver(GameResult {
-                winner: Some(winner),
-                line,
-            }));
-        }
-        if x + o == cells.len() {
-            return Err(PositionError::GameOver(GameResult {
-                winner: None,
-                line: Vec::new(),
-            }));
-        }
-        let expected = match x.cmp(&o) {
-            std::cmp::Ordering::Less => Some(Player::X),
-            std::cmp::Ordering::Greater => Some(Player::O),
-            // Under renju black (X) moves first, so equal counts mean X to move.
-            std::cmp::Ordering::Equal if geometry.rule() == Rule::Renju => Some(Player::X),
-            std::cmp::Ordering::Equal => None,
-        };
-        let to_move = match (player, expected) {
-            (Some(given), Some(expected)) if given != expected => {
-                return Err(PositionError::WrongPlayer {
-                    given,
-                    expected,
-                    x,
-                    o,
-                });
-            }
-            (Some(given), _) => given,
-            (None, Some(expected)) => expected,
-            (None, None) => Player::X,
-        };
+        finished(geometry, &cells, (x, o))?;
+        let to_move = side_to_move(geometry, player, (x, o))?;
         Self {
             geometry,
             cells,

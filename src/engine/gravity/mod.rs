@@ -16,27 +16,29 @@
 //! the game come from an opening book built into the binary (see `connect4.book` and the
 //! `connect4-book` tool).
 //!
-//! [`analyze`] scores every legal move; [`solve`] gives the position's own value. Both take
+//! [`analyze`] scores every legal move; [`solve`] gives the position's own value (through the
+//! [`Engine`](crate::engine::Engine): `analyze`, `solve_gravity`, `column_scores`). Both take
 //! the engine's [`SearchLimits`] (work budget, deadline, cancel handle): a value the search
 //! proved is [`Value::Proven`], one it could not finish a [`Value::Estimate`] strictly inside
 //! (-1, 1).
 //!
 //! ```
-//! use minimax_move::engine::gravity::{analyze, column_scores, solve};
-//! use minimax_move::engine::{Geometry, Outcome, Player, Position, Scoring, SearchLimits};
+//! use minimax_move::engine::{Engine, Geometry, Outcome, Player, Position, Scoring, SearchLimits};
+//!
+//! let engine = Engine::default();
 //!
 //! // Connect Four from the empty board: only the centre column wins, on the 41st move.
 //! let empty = Position::new(Geometry::CONNECT_FOUR, vec![None; 42], None).unwrap();
-//! let analysis = analyze(&empty, Scoring::Depth, &SearchLimits::default());
+//! let analysis = engine.analyze(&empty, Scoring::Depth, &SearchLimits::default());
 //! assert_eq!(Geometry::CONNECT_FOUR.column_of(analysis.best), 3);
 //! let centre = analysis.best_move().value;
 //! assert_eq!((centre.outcome(), centre.plies(), centre.pons_score(42, 0)), (Some(Outcome::Win), Some(41), Some(1)));
-//! assert_eq!(column_scores(&empty, &analysis), Some(vec![Some(-2), Some(-1), Some(0), Some(1), Some(0), Some(-1), Some(-2)]));
+//! assert_eq!(engine.column_scores(&empty, &analysis), Some(vec![Some(-2), Some(-1), Some(0), Some(1), Some(0), Some(-1), Some(-2)]));
 //!
 //! // A small board, solved from scratch: 4 × 4 four in a row is a draw.
 //! let geometry = Geometry::new(4, 4, 4).unwrap().with_gravity(true).unwrap();
 //! let small = Position::new(geometry, vec![None; 16], None).unwrap();
-//! assert_eq!(solve(&small, &SearchLimits::default()).value.outcome(), Some(Outcome::Draw));
+//! assert_eq!(engine.solve_gravity(&small, &SearchLimits::default()).value.outcome(), Some(Outcome::Draw));
 //! ```
 
 mod bits;
