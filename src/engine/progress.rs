@@ -27,7 +27,7 @@ pub struct Iteration {
 ///
 /// ```
 /// use std::sync::{Arc, Mutex};
-/// use minimax_move::engine::{analyze, Geometry, Position, Progress, Scoring, SearchLimits};
+/// use minimax_move::engine::{Engine, Geometry, Position, Progress, Scoring, SearchLimits};
 /// let depths = Arc::new(Mutex::new(Vec::new()));
 /// let seen = Arc::clone(&depths);
 /// let limits = SearchLimits {
@@ -37,7 +37,7 @@ pub struct Iteration {
 /// };
 /// let geometry = Geometry::new(4, 4, 4).unwrap();
 /// let position = Position::new(geometry, vec![None; 16], None).unwrap();
-/// let _ = analyze(&position, Scoring::Depth, &limits);
+/// let _ = Engine::default().analyze(&position, Scoring::Depth, &limits);
 /// assert_eq!(*depths.lock().unwrap(), vec![1, 2, 3]);
 /// ```
 #[derive(Clone, Default)]

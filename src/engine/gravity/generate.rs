@@ -52,7 +52,7 @@ pub fn build_book(
 /// use std::collections::HashMap;
 /// use std::sync::Mutex;
 /// use minimax_move::engine::Geometry;
-/// use minimax_move::engine::gravity::{BookBuilder, build_book};
+/// use minimax_move::engine::{BookBuilder, build_book};
 ///
 /// let geometry = Geometry::new(4, 4, 4).unwrap().with_gravity(true).unwrap();
 /// let builder = BookBuilder::new(geometry, 3).unwrap();

@@ -50,7 +50,7 @@ fn plies_of(score: i32, moves: i32, cells: i32) -> i32 {
 /// Pons' score of a win (or, negated, a loss) ending with the stone numbered `moves + plies`.
 ///
 /// ```
-/// use minimax_move::engine::gravity::pons_score;
+/// use minimax_move::engine::pons_score;
 /// // From the empty 7 × 6 board, a win on the 41st stone scores 1, on the 7th 18.
 /// assert_eq!(pons_score(42, 0, 41), 1);
 /// assert_eq!(pons_score(42, 0, 7), 18);
