@@ -1,6 +1,6 @@
 //! What the engine knows about a position: every legal move with its [`Value`], and the best one.
 //!
-//! These are plain data types shared by the solved table, the search and [`suggest`](super::suggest);
+//! These are plain data types shared by the solved table, the search and [`Engine::suggest`](super::Engine::suggest);
 //! they depend on neither, so the engine has no import cycle.
 
 use crate::engine::game::{Geometry, Position};
@@ -257,7 +257,7 @@ pub struct Analysis {
     /// The deepest completed iteration of the search, if a search ran.
     pub depth: Option<u32>,
     /// The expected line of best play starting with the best move, as far as the engine knows it;
-    /// empty when the engine did not record one ([`suggest`](super::suggest) always fills its own).
+    /// empty when the engine did not record one ([`Engine::suggest`](super::Engine::suggest) always fills its own).
     pub pv: Vec<usize>,
     /// The engine's order of preference among moves it cannot tell apart by value, most
     /// preferred first: it breaks ties in [`ranked`](Self::ranked). The big-board engine fills it
