@@ -75,7 +75,7 @@ pub(crate) fn read_json(body: &[u8]) -> Result<serde_json::Value, ApiError> {
 
 /// Whether the request says its body is JSON (`application/json`, any parameters such as a
 /// charset allowed).
-fn is_json(headers: &HeaderMap) -> bool {
+pub(crate) fn is_json(headers: &HeaderMap) -> bool {
     headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())

@@ -1,6 +1,6 @@
 //! Picking the move to play from an analysis: difficulty levels and tie-breaking.
 
-use crate::engine::analysis::Analysis;
+use crate::engine::analysis::{Analysis, MoveScore};
 use crate::engine::game::{Geometry, Player, Position, Rule, game_result};
 
 /// How strong the suggested move is. Every level takes an immediate win when there is one.
@@ -113,48 +113,60 @@ pub fn choose(
     tie_break: TieBreak,
     random: &mut dyn FnMut() -> u64,
 ) -> usize {
-    analysis.moves[choose_position(position, analysis, difficulty, tie_break, random)].index
+    let at = if difficulty == Difficulty::Perfect {
+        perfect(analysis, tie_break, random)
+    } else {
+        weakened(position, &analysis.moves, difficulty, tie_break, random)
+    };
+    analysis.moves[at].index
 }
 
-/// As [`choose`], as a position in `analysis.moves`.
-fn choose_position(
+/// The positions in `moves` of the best values among `among`.
+fn best_among(moves: &[MoveScore], among: Vec<usize>) -> Vec<usize> {
+    let top = among
+        .iter()
+        .map(|&p| moves[p].value.score())
+        .fold(f64::NEG_INFINITY, f64::max);
+    among
+        .into_iter()
+        .filter(|&p| moves[p].value.score() == top)
+        .collect()
+}
+
+/// One of `pool`, at random unless there is only one.
+fn pick(pool: &[usize], random: &mut dyn FnMut() -> u64) -> usize {
+    match pool {
+        [only] => *only,
+        _ => pool[(random() % pool.len() as u64) as usize],
+    }
+}
+
+/// The perfect choice, as a position in `analysis.moves`: the best moves by the requested
+/// scoring. Under classic scoring a slower win scores the same as an immediate one, and the
+/// lowest index among them is the contract's answer.
+fn perfect(analysis: &Analysis, tie_break: TieBreak, random: &mut dyn FnMut() -> u64) -> usize {
+    let moves = &analysis.moves;
+    let pool = best_among(moves, (0..moves.len()).collect());
+    // The analysis's best move is the first of its equals (the lowest index, unless the engine's
+    // own choice was proven equal to moves before it).
+    let best = moves.iter().position(|m| m.index == analysis.best);
+    match tie_break {
+        TieBreak::First => best.filter(|b| pool.contains(b)).unwrap_or(pool[0]),
+        TieBreak::Random => pick(&pool, random),
+    }
+}
+
+/// The choice at a weaker difficulty, as a position in `moves`: immediate wins first, then (on
+/// hard) blocks, then the best move `best_move_percent` of the time and any other move the rest.
+fn weakened(
     position: &Position,
-    analysis: &Analysis,
+    moves: &[MoveScore],
     difficulty: Difficulty,
     tie_break: TieBreak,
     random: &mut dyn FnMut() -> u64,
 ) -> usize {
-    let moves = &analysis.moves;
-    let everything = || (0..moves.len()).collect::<Vec<_>>();
-    let best_among = |among: Vec<usize>| {
-        let top = among
-            .iter()
-            .map(|&p| moves[p].value.score())
-            .fold(f64::NEG_INFINITY, f64::max);
-        among
-            .into_iter()
-            .filter(|&p| moves[p].value.score() == top)
-            .collect::<Vec<_>>()
-    };
-    let pick = |pool: &[usize], random: &mut dyn FnMut() -> u64| match pool {
-        [only] => *only,
-        _ => pool[(random() % pool.len() as u64) as usize],
-    };
-    if difficulty == Difficulty::Perfect {
-        // The best moves by the requested scoring. Under classic scoring a slower win scores the
-        // same as an immediate one, and the lowest index among them is the contract's answer.
-        let pool = best_among(everything());
-        // The analysis's best move is the first of its equals (the lowest index, unless the
-        // engine's own choice was proven equal to moves before it).
-        let best = moves.iter().position(|m| m.index == analysis.best);
-        return match tie_break {
-            TieBreak::First => best.filter(|b| pool.contains(b)).unwrap_or(pool[0]),
-            TieBreak::Random => pick(&pool, random),
-        };
-    }
     let position_of = |index: usize| moves.iter().position(|m| m.index == index);
     let wins = immediate_wins(position.geometry(), position.cells(), position.to_move());
-    // The candidates the hard rules leave: immediate wins first, then (on hard) blocks.
     let forced: Vec<usize> = if !wins.is_empty() {
         wins.iter().filter_map(|&i| position_of(i)).collect()
     } else if difficulty == Difficulty::Hard {
@@ -168,12 +180,12 @@ fn choose_position(
         Vec::new()
     };
     let candidates = if forced.is_empty() {
-        everything()
+        (0..moves.len()).collect()
     } else {
         forced
     };
     if random() % 100 < difficulty.best_move_percent() {
-        let pool = best_among(candidates);
+        let pool = best_among(moves, candidates);
         match tie_break {
             TieBreak::First => pool[0],
             TieBreak::Random => pick(&pool, random),

@@ -12,7 +12,7 @@ use crate::engine::cancel::Cancel;
 use crate::engine::core::pool::{Renew, Tables};
 use crate::engine::game::{Geometry, PlayError, Played, Position};
 use crate::engine::gravity;
-use crate::engine::limits::{SearchLimits, WORK_PER_MS_TIMES_CELLS};
+use crate::engine::limits::{Job, SearchLimits, WORK_PER_MS_TIMES_CELLS};
 use crate::engine::progress::Progress;
 use crate::engine::review::{Game, Review};
 use crate::engine::suggest::{SuggestOptions, Suggestion};
@@ -215,7 +215,12 @@ impl Engine {
         scoring: Scoring,
         limits: &SearchLimits,
     ) -> Analysis {
-        super::suggest::analyze(&self.tables, position, scoring, limits)
+        super::suggest::analyze(Job {
+            tables: &self.tables,
+            position,
+            scoring,
+            limits,
+        })
     }
 
     /// Suggests a move: analyses `position`, chooses the move at the requested difficulty, and

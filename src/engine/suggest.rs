@@ -10,7 +10,7 @@ use crate::engine::choose::{Difficulty, TieBreak, choose};
 use crate::engine::core::pool::Tables;
 use crate::engine::explain::explanation;
 use crate::engine::game::{Played, Player, Position};
-use crate::engine::limits::SearchLimits;
+use crate::engine::limits::{Job, SearchLimits};
 
 /// Everything [`Engine::suggest`](crate::engine::Engine::suggest) needs besides the position. All of it is plain data: the randomness
 /// comes from [`seed`](Self::seed), so the same options give the same suggestion.
@@ -70,21 +70,19 @@ impl Suggestion {
 /// more with `k` from 4 to 6, otherwise the small-board solver, both searches within `limits`.
 ///
 #[must_use]
-pub(crate) fn analyze(
-    tables: &Tables,
-    position: &Position,
-    scoring: Scoring,
-    limits: &SearchLimits,
-) -> Analysis {
+pub(crate) fn analyze(job: Job<'_>) -> Analysis {
+    let Job {
+        position, scoring, ..
+    } = job;
     if position.geometry().is_tic_tac_toe() {
         return super::solved::look_up(position, scoring);
     }
     let mut analysis = if position.geometry().is_gravity() {
-        super::gravity::analyze(tables, position, scoring, limits)
+        super::gravity::analyze(job)
     } else if super::gomoku::applies(position) {
-        super::gomoku::search(tables, position, scoring, limits)
+        super::gomoku::search(job)
     } else {
-        super::solver::search(tables, position, scoring, limits)
+        super::solver::search(job)
     };
     super::tactics::settle(position, &mut analysis, scoring);
     legal_only(position, &mut analysis);
@@ -156,7 +154,12 @@ pub(crate) fn suggest(
     position: &Position,
     options: &SuggestOptions,
 ) -> Suggestion {
-    let analysis = analyze(tables, position, options.scoring, &options.limits);
+    let analysis = analyze(Job {
+        tables,
+        position,
+        scoring: options.scoring,
+        limits: &options.limits,
+    });
     let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
     let mut random = || rng.next_u64();
     let cell = choose(

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use axum::body::Body;
 use axum::extract::Request;
-use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::http::{HeaderValue, Method, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, any};
 use rmcp::transport::streamable_http_server::session::never::NeverSessionManager;
@@ -21,6 +21,7 @@ use super::jsonrpc::{
     INTERNAL_ERROR, INVALID_REQUEST, check_message, repeated_key_answer, rpc_error,
 };
 use super::server::McpServer;
+use crate::api::extract::is_json;
 use crate::api::state::AppState;
 
 /// The longest error text of the transport that is passed on.
@@ -69,14 +70,6 @@ pub fn service(state: AppState) -> MethodRouter {
         let transport = transport.clone();
         async move { front(&transport, limit, request).await }
     })
-}
-
-fn is_json(headers: &HeaderMap) -> bool {
-    headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split(';').next())
-        .is_some_and(|media| media.trim().eq_ignore_ascii_case("application/json"))
 }
 
 /// Reads a JSON body up to the limit and checks that it is a JSON-RPC message before the

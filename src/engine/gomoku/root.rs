@@ -11,12 +11,11 @@ use crate::engine::analysis::{Analysis, Evaluation, MoveScore, Scoring};
 use crate::engine::core::budget::Budget;
 use crate::engine::core::deadline::Deadline;
 use crate::engine::core::deepening::{self, Deepening, Pass};
-use crate::engine::core::pool::Tables;
 use crate::engine::core::score::{self, EvalScale};
 use crate::engine::core::side::Side;
 use crate::engine::core::table::{Replacement, Table};
 use crate::engine::game::Position;
-use crate::engine::limits::SearchLimits;
+use crate::engine::limits::{Job, SearchLimits};
 use crate::engine::progress::{Iteration, Progress};
 
 /// Nodes allowed for the root's own VCF, and its most fours (real games have VCFs of 14 fours).
@@ -83,12 +82,13 @@ fn open_moves(limits: &SearchLimits) -> usize {
 }
 
 /// Analyses a big-board position (see the module docs of [`super`]).
-pub fn search(
-    tables: &Tables,
-    position: &Position,
-    scoring: Scoring,
-    limits: &SearchLimits,
-) -> Analysis {
+pub fn search(job: Job<'_>) -> Analysis {
+    let Job {
+        tables,
+        position,
+        scoring,
+        limits,
+    } = job;
     let geometry = position.geometry();
     let mut board = Board::new(geometry, position.cells(), &WEIGHTS);
     let side = Side::of(position.to_move());

@@ -55,10 +55,10 @@ pub use generate::{BookBuilder, build_book};
 pub use score::pons_score;
 pub(crate) use table::Table;
 
-use crate::engine::analysis::{Analysis, Scoring, Value};
+use crate::engine::analysis::{Analysis, Value};
 use crate::engine::core::pool::Tables;
 use crate::engine::game::{Geometry, Position};
-use crate::engine::limits::SearchLimits;
+use crate::engine::limits::{Job, SearchLimits};
 
 /// The most rows, and the most columns, a board may have: the engine's longest side, the
 /// size of the solver's per-column arrays.
@@ -81,17 +81,12 @@ pub struct Solution {
 /// # Panics
 /// If `position` is not a gravity position.
 #[must_use]
-pub fn analyze(
-    tables: &Tables,
-    position: &Position,
-    scoring: Scoring,
-    limits: &SearchLimits,
-) -> Analysis {
-    assert!(position.geometry().is_gravity(), "a gravity position");
-    if root::fits_u64(position.geometry()) {
-        root::scored_moves::<u64>(tables, position, scoring, limits)
+pub fn analyze(job: Job<'_>) -> Analysis {
+    assert!(job.position.geometry().is_gravity(), "a gravity position");
+    if root::fits_u64(job.position.geometry()) {
+        root::scored_moves::<u64>(job)
     } else {
-        root::scored_moves::<u128>(tables, position, scoring, limits)
+        root::scored_moves::<u128>(job)
     }
 }
 

@@ -11,7 +11,7 @@ use super::table::{Bounds, Table};
 use crate::engine::analysis::{Analysis, MoveScore, Scoring};
 use crate::engine::core::pool::Tables;
 use crate::engine::game::{Geometry, Position};
-use crate::engine::limits::SearchLimits;
+use crate::engine::limits::{Job, SearchLimits};
 
 /// Whether the board's bits (each column with a sentinel bit) fit a `u64`.
 pub const fn fits_u64(geometry: Geometry) -> bool {
@@ -104,12 +104,13 @@ pub const ANALYSIS_THREADS: usize = 2;
 type Columns<B> = Vec<Option<(Option<Board<B>>, Bounds)>>;
 
 /// Every legal move scored (see [`analyze`](super::analyze)).
-pub fn scored_moves<B: Bits>(
-    tables: &Tables,
-    position: &Position,
-    scoring: Scoring,
-    limits: &SearchLimits,
-) -> Analysis {
+pub fn scored_moves<B: Bits>(job: Job<'_>) -> Analysis {
+    let Job {
+        tables,
+        position,
+        scoring,
+        limits,
+    } = job;
     let geometry = position.geometry();
     let shape = shape_of::<B>(geometry);
     let board = board_of(position, &shape);

@@ -56,7 +56,6 @@ mod threats;
 mod weights;
 mod windows;
 
-use crate::engine::core::pool::Tables;
 use crate::engine::core::score::HEURISTIC_MAX;
 use crate::engine::core::table::{Replacement, Table};
 use deepening::Solver;
@@ -68,7 +67,7 @@ use threats::Vcf;
 use crate::engine::analysis::Evaluation;
 use crate::engine::analysis::{Analysis, MoveScore, Scoring};
 use crate::engine::game::{Position, Rule};
-use crate::engine::limits::SearchLimits;
+use crate::engine::limits::Job;
 
 /// Threat search runs on big boards with `k` at least this: the boards the full search cannot
 /// prove (smaller boards keep their exact, shortest-win proofs untouched).
@@ -80,12 +79,13 @@ const VCF_ROOT_BUDGET: u64 = 200_000;
 const VCF_DEFENCE_BUDGET: u64 = 2_000;
 
 /// Searches a position that is neither 3 × 3 tic-tac-toe nor a big board.
-pub fn search(
-    tables: &Tables,
-    position: &Position,
-    scoring: Scoring,
-    limits: &SearchLimits,
-) -> Analysis {
+pub fn search(job: Job<'_>) -> Analysis {
+    let Job {
+        tables,
+        position,
+        scoring,
+        limits,
+    } = job;
     let geometry = position.geometry();
     let mut table = Table::acquire(tables, Replacement::DeeperAndNewest, geometry);
     let mut searcher = Solver::new(position, &mut table);

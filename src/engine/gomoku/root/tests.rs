@@ -3,6 +3,7 @@
 use super::super::threats::tests::{board_after, cells_after};
 use super::*;
 use crate::engine::analysis::Value;
+use crate::engine::core::pool::Tables;
 use crate::engine::game::{Geometry, Player};
 
 #[test]
@@ -53,12 +54,12 @@ fn half_a_second(position: &Position) -> Analysis {
         max_work: Some(533_333),
         ..SearchLimits::default()
     };
-    search(
-        &Tables::with_budget(usize::MAX),
+    search(Job {
+        tables: &Tables::with_budget(usize::MAX),
         position,
-        Scoring::Depth,
-        &limits,
-    )
+        scoring: Scoring::Depth,
+        limits: &limits,
+    })
 }
 
 /// From a game against AIWine (held-out openings, seed 140, game 14): white, to move, has a
