@@ -579,7 +579,7 @@ impl ApiError {
                     pointer: pointer.clone(),
                     detail: detail.clone(),
                 }];
-                problem.reason = Some((*foul).into());
+                problem.reason = Some(*foul);
                 detail.clone()
             }
             Self::Position(e) => {

@@ -269,6 +269,8 @@ impl Game {
 
 /// How good a move was, from `best` down to `blunder` (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Label {
     /// The best value.
     Best,

@@ -14,39 +14,9 @@ pub fn coordinate(geometry: Geometry, index: usize) -> Option<String> {
     geometry.names_cells().then(|| geometry.coordinate(index))
 }
 
-/// Why a cell is forbidden to black under renju.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum ForbiddenReason {
-    /// Six or more black stones in a row.
-    Overline,
-    /// Two or more fours at once.
-    DoubleFour,
-    /// Two or more open threes at once.
-    DoubleThree,
-}
-
-impl ForbiddenReason {
-    /// Its name on the wire: `overline`, `double_four`, `double_three`.
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Overline => "overline",
-            Self::DoubleFour => "double_four",
-            Self::DoubleThree => "double_three",
-        }
-    }
-}
-
-impl From<Foul> for ForbiddenReason {
-    fn from(foul: Foul) -> Self {
-        match foul {
-            Foul::Overline => Self::Overline,
-            Foul::DoubleFour => Self::DoubleFour,
-            Foul::DoubleThree => Self::DoubleThree,
-        }
-    }
-}
+/// Why a cell is forbidden to black under renju: the engine's [`Foul`], documented under the
+/// name the API has always used for it.
+pub type ForbiddenReason = Foul;
 
 /// A cell the side to move may not play, and why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, ToSchema)]
@@ -70,7 +40,7 @@ impl ForbiddenCell {
         Self {
             index,
             coordinate: coordinate(geometry, index),
-            reason: foul.into(),
+            reason: foul,
         }
     }
 }

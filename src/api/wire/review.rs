@@ -52,47 +52,9 @@ request! {
     }
 }
 
-/// The labels of reviewed moves.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum MoveLabel {
-    /// Keeps the best value (under depth scoring).
-    Best,
-    /// Keeps the proven outcome, more slowly; on estimates a cost below 0.05.
-    Good,
-    /// On estimates, a cost from 0.05 to 0.15.
-    Inaccuracy,
-    /// On estimates, a cost from 0.15 to 0.35.
-    Mistake,
-    /// A worse proven outcome; on estimates a cost of 0.35 or more.
-    Blunder,
-}
-
-impl MoveLabel {
-    /// Its name on the wire: `best`, `good`, `inaccuracy`, `mistake`, `blunder`.
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Best => "best",
-            Self::Good => "good",
-            Self::Inaccuracy => "inaccuracy",
-            Self::Mistake => "mistake",
-            Self::Blunder => "blunder",
-        }
-    }
-}
-
-impl From<Label> for MoveLabel {
-    fn from(label: Label) -> Self {
-        match label {
-            Label::Best => Self::Best,
-            Label::Good => Self::Good,
-            Label::Inaccuracy => Self::Inaccuracy,
-            Label::Mistake => Self::Mistake,
-            Label::Blunder => Self::Blunder,
-        }
-    }
-}
+/// The labels of reviewed moves: the engine's [`Label`], documented under the name the API has
+/// always used for it.
+pub type MoveLabel = Label;
 
 /// One move of a reviewed game. Values are from the view of the player who moved, under depth
 /// scoring.
@@ -152,7 +114,7 @@ impl MoveReview {
             cell: m.cell,
             coordinate: coordinate(geometry, m.cell),
             column: geometry.is_gravity().then(|| geometry.column_of(m.cell)),
-            label: m.label.into(),
+            label: m.label,
             score: m.value,
             outcome: OutcomeOrUnknown(m.value.outcome()),
             best: m.best.clone(),

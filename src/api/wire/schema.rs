@@ -8,7 +8,10 @@ use utoipa::openapi::schema::{ArrayBuilder, ObjectBuilder, OneOfBuilder, SchemaT
 use utoipa::openapi::{KnownFormat, Ref, RefOr, Schema, SchemaFormat};
 use utoipa::{Modify, PartialSchema, ToSchema};
 
-use crate::engine::{Difficulty, MoveScore, OutcomeOrUnknown, Player, Rule, Scoring, TieBreak};
+use crate::engine::renju::Foul;
+use crate::engine::{
+    Difficulty, Label, MoveScore, OutcomeOrUnknown, Player, Rule, Scoring, TieBreak,
+};
 
 /// A string schema with fixed values, for the engine's enums that the API reads and writes.
 fn string_enum(description: &str, values: &[&str]) -> RefOr<Schema> {
@@ -65,6 +68,18 @@ engine_enum_schema!(
     "RuleParam",
     "The gomoku rule: `freestyle` (five or more in a row wins), `standard` (exactly five), `renju` (X is black and moves first: exactly five, and no overline, double-four or double-three; O wins with five or more) or `caro` (five or more, except exactly five blocked at both ends by the opponent). Rules other than `freestyle` need k = 5 and no gravity.",
     ["freestyle", "standard", "renju", "caro"]
+);
+engine_enum_schema!(
+    Foul,
+    "ForbiddenReason",
+    "Why a cell is forbidden to black under renju.",
+    ["overline", "double_four", "double_three"]
+);
+engine_enum_schema!(
+    Label,
+    "MoveLabel",
+    "The labels of reviewed moves.",
+    ["best", "good", "inaccuracy", "mistake", "blunder"]
 );
 engine_enum_schema!(
     OutcomeOrUnknown,

@@ -52,6 +52,8 @@ use super::Player;
 
 /// Why a move is forbidden to black.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Foul {
     /// Six or more black stones in a row.
     Overline,
