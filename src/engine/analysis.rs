@@ -409,38 +409,29 @@ mod tests {
 
     #[test]
     fn a_move_is_written_with_its_value_as_five_fields() {
-        let proven = MoveScore::new(
-            4,
-            Evaluation::Exact(9),
-            Scoring::Depth,
-            Geometry::TIC_TAC_TOE,
-            3,
-        );
-        assert_eq!(
-            serde_json::to_string(&proven).unwrap(),
-            r#"{"index":4,"score":9,"outcome":"win","plies":1,"exact":true,"searched":true}"#
-        );
-        let classic = MoveScore::new(
-            1,
-            Evaluation::Exact(-8),
-            Scoring::Classic,
-            Geometry::TIC_TAC_TOE,
-            3,
-        );
-        assert_eq!(
-            serde_json::to_string(&classic).unwrap(),
-            r#"{"index":1,"score":-10,"outcome":"loss","plies":2,"exact":true,"searched":true}"#
-        );
-        let estimate = MoveScore::new(
-            7,
-            Evaluation::Heuristic(2.0),
-            Scoring::Depth,
-            Geometry::TIC_TAC_TOE,
-            3,
-        );
-        assert_eq!(
-            serde_json::to_string(&estimate).unwrap(),
-            r#"{"index":7,"score":0.999,"outcome":"unknown","plies":null,"exact":false,"searched":true}"#
-        );
+        let cases = [
+            (
+                4,
+                Evaluation::Exact(9),
+                Scoring::Depth,
+                r#"{"index":4,"score":9,"outcome":"win","plies":1,"exact":true,"searched":true}"#,
+            ),
+            (
+                1,
+                Evaluation::Exact(-8),
+                Scoring::Classic,
+                r#"{"index":1,"score":-10,"outcome":"loss","plies":2,"exact":true,"searched":true}"#,
+            ),
+            (
+                7,
+                Evaluation::Heuristic(2.0),
+                Scoring::Depth,
+                r#"{"index":7,"score":0.999,"outcome":"unknown","plies":null,"exact":false,"searched":true}"#,
+            ),
+        ];
+        for (index, evaluation, scoring, written) in cases {
+            let score = MoveScore::new(index, evaluation, scoring, Geometry::TIC_TAC_TOE, 3);
+            assert_eq!(serde_json::to_string(&score).unwrap(), written);
+        }
     }
 }

@@ -423,38 +423,23 @@ mod tests {
         assert_eq!(pattern(Rule::Caro, six, black), Pattern::Five);
         assert_ne!(pattern(Rule::Standard, six, black), Pattern::Five);
         assert_ne!(pattern(Rule::Renju, six, black), Pattern::Five);
-        assert_eq!(
-            pattern(Rule::Renju, "....ooooo*.....", white),
-            Pattern::Five
-        );
-        assert_ne!(
-            pattern(Rule::Standard, "....ooooo*.....", white),
-            Pattern::Five
-        );
+        let white_six = "....ooooo*.....";
+        assert_eq!(pattern(Rule::Renju, white_six, white), Pattern::Five);
+        assert_ne!(pattern(Rule::Standard, white_six, white), Pattern::Five);
         // Exactly five is a five under every rule.
         for rule in Rule::ALL {
-            assert_eq!(
-                pattern(rule, ".....xxxx*.....", black),
-                Pattern::Five,
-                "{rule}"
-            );
+            let five = pattern(rule, ".....xxxx*.....", black);
+            assert_eq!(five, Pattern::Five, "{rule}");
         }
         // A four whose completing cell would make six is no four under standard.
-        assert_eq!(
-            pattern(Rule::Standard, "...x.xxx*......", black),
-            Pattern::Block4
-        );
-        assert_eq!(
-            pattern(Rule::Freestyle, "...x.xxx*......", black),
-            Pattern::Flex4
-        );
+        let split = "...x.xxx*......";
+        assert_eq!(pattern(Rule::Standard, split, black), Pattern::Block4);
+        assert_eq!(pattern(Rule::Freestyle, split, black), Pattern::Flex4);
         // Caro: five blocked at both ends by the opponent is no five; the edge does not block.
-        assert_ne!(pattern(Rule::Caro, "....oxxxx*o....", black), Pattern::Five);
+        let blocked = "....oxxxx*o....";
+        assert_ne!(pattern(Rule::Caro, blocked, black), Pattern::Five);
         assert_eq!(pattern(Rule::Caro, "....#xxxx*o....", black), Pattern::Five);
-        assert_eq!(
-            pattern(Rule::Standard, "....oxxxx*o....", black),
-            Pattern::Five
-        );
+        assert_eq!(pattern(Rule::Standard, blocked, black), Pattern::Five);
         // A caro four that can only complete into a doubly blocked five is no four.
         assert_eq!(pattern(Rule::Caro, "....oxxx*.o....", black), Pattern::None);
     }

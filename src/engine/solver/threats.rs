@@ -157,11 +157,12 @@ mod tests {
     use super::*;
     use crate::engine::game::{Geometry, Player};
 
-    fn board_of(rows: &[&str], k: u64) -> Board {
-        let geometry = Geometry::new(rows.len() as u64, rows[0].len() as u64, k).unwrap();
+    fn board_of(rows: &[impl AsRef<str>], k: u64) -> Board {
+        let width = rows[0].as_ref().len() as u64;
+        let geometry = Geometry::new(rows.len() as u64, width, k).unwrap();
         let cells: Vec<Option<Player>> = rows
             .iter()
-            .flat_map(|r| r.chars())
+            .flat_map(|r| r.as_ref().chars())
             .map(|c| match c {
                 'X' => Some(Player::X),
                 'O' => Some(Player::O),
@@ -196,23 +197,10 @@ mod tests {
     #[test]
     fn finds_a_three_four_combination_on_a_gomoku_board() {
         // X has a closed three on row 7 and a broken pair on column 9: fours only.
-        let rows = [
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            ".........X.....",
-            "....OXXX.......",
-            ".........X.....",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-            "...............",
-        ];
+        let mut rows = vec![".".repeat(15); 15];
+        rows[6] = ".........X.....".into();
+        rows[7] = "....OXXX.......".into();
+        rows[8] = ".........X.....".into();
         let mut board = board_of(&rows, 5);
         let line = Vcf::new(100_000)
             .find(&mut board, Side::First, 10)
