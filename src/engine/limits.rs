@@ -99,3 +99,10 @@ pub(crate) struct Job<'a> {
     /// What bounds the search.
     pub limits: &'a SearchLimits,
 }
+
+impl<'a> Job<'a> {
+    /// The tables, the position, the scoring and the limits, in that order.
+    pub fn parts(self) -> (&'a Tables, &'a Position, Scoring, &'a SearchLimits) {
+        (self.tables, self.position, self.scoring, self.limits)
+    }
+}

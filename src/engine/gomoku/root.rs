@@ -83,12 +83,7 @@ fn open_moves(limits: &SearchLimits) -> usize {
 
 /// Analyses a big-board position (see the module docs of [`super`]).
 pub fn search(job: Job<'_>) -> Analysis {
-    let Job {
-        tables,
-        position,
-        scoring,
-        limits,
-    } = job;
+    let (tables, position, scoring, limits) = job.parts();
     let geometry = position.geometry();
     let mut board = Board::new(geometry, position.cells(), &WEIGHTS);
     let side = Side::of(position.to_move());

@@ -105,12 +105,7 @@ type Columns<B> = Vec<Option<(Option<Board<B>>, Bounds)>>;
 
 /// Every legal move scored (see [`analyze`](super::analyze)).
 pub fn scored_moves<B: Bits>(job: Job<'_>) -> Analysis {
-    let Job {
-        tables,
-        position,
-        scoring,
-        limits,
-    } = job;
+    let (tables, position, scoring, limits) = job.parts();
     let geometry = position.geometry();
     let shape = shape_of::<B>(geometry);
     let board = board_of(position, &shape);

@@ -80,12 +80,7 @@ const VCF_DEFENCE_BUDGET: u64 = 2_000;
 
 /// Searches a position that is neither 3 × 3 tic-tac-toe nor a big board.
 pub fn search(job: Job<'_>) -> Analysis {
-    let Job {
-        tables,
-        position,
-        scoring,
-        limits,
-    } = job;
+    let (tables, position, scoring, limits) = job.parts();
     let geometry = position.geometry();
     let mut table = Table::acquire(tables, Replacement::DeeperAndNewest, geometry);
     let mut searcher = Solver::new(position, &mut table);

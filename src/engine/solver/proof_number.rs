@@ -418,7 +418,7 @@ fn draw_move_by_move(
 
 #[cfg(test)]
 mod tests {
-    use super::super::pairing::tests::{attacker_forces_win, random_grid};
+    use super::super::pairing::tests::{SMALL_GAMES, attacker_forces_win, random_grid};
     use super::*;
     use crate::engine::core::budget::Budget;
     use crate::engine::core::deadline::Deadline;
@@ -429,15 +429,7 @@ mod tests {
         let tables = Tables::with_budget(usize::MAX);
         let mut seed = 7_u64;
         let mut checked = [0; 2];
-        for (rows, cols, k, stones) in [
-            (4_u64, 4_u64, 3_u64, 3_usize),
-            (4, 4, 4, 2),
-            (4, 4, 4, 5),
-            (5, 4, 4, 6),
-            (3, 5, 3, 2),
-            (5, 5, 4, 11),
-            (4, 5, 3, 6),
-        ] {
+        for ((rows, cols, k), stones) in SMALL_GAMES.into_iter().zip([3, 2, 5, 6, 2, 11, 6]) {
             let geometry = Geometry::new(rows, cols, k).unwrap();
             for _ in 0..12 {
                 let (mut grid, side) = random_grid(geometry, stones, &mut seed);
