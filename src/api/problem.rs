@@ -534,7 +534,7 @@ impl ApiError {
             problem_type: format!("/problems/{}", code.as_str()),
             title: code.title(),
             status: self.status().as_u16(),
-            detail: String::new(),
+            detail: self.detail(),
             code,
             errors: Vec::new(),
             errors_omitted: None,
@@ -542,33 +542,18 @@ impl ApiError {
             line: None,
             reason: None,
         };
-        problem.detail = match self {
-            Self::MalformedJson(why) => format!("the body is not valid JSON: {why}"),
-            Self::UnsupportedMediaType => {
-                "send the body as JSON with `Content-Type: application/json`".to_owned()
-            }
-            Self::UnsupportedEncoding(coding) => {
-                format!("send the body uncompressed: Content-Encoding `{coding}` is not supported")
-            }
-            Self::PayloadTooLarge { limit } => {
-                format!("the body is larger than the limit of {limit} bytes")
-            }
+        match self {
             Self::Invalid {
-                detail,
-                errors,
-                omitted,
-                ..
+                errors, omitted, ..
             } => {
                 problem.errors.clone_from(errors);
                 problem.errors_omitted = (*omitted > 0).then_some(*omitted);
-                detail.clone()
             }
             Self::Geometry(e) => {
                 problem.errors = vec![FieldError {
                     pointer: geometry_pointer(e).to_owned(),
                     detail: e.to_string(),
                 }];
-                e.to_string()
             }
             Self::ForbiddenMove {
                 pointer,
@@ -580,15 +565,32 @@ impl ApiError {
                     detail: detail.clone(),
                 }];
                 problem.reason = Some(*foul);
-                detail.clone()
             }
-            Self::Position(e) => {
-                if let PositionError::GameOver(result) = e {
-                    problem.winner = Some(result.winner.map(|p| p.as_str()));
-                    problem.line = Some(result.line.clone());
-                }
-                e.to_string()
+            Self::Position(PositionError::GameOver(result)) => {
+                problem.winner = Some(result.winner.map(|p| p.as_str()));
+                problem.line = Some(result.line.clone());
             }
+            _ => {}
+        }
+        problem
+    }
+
+    /// The problem's `detail`: what is wrong, in a sentence.
+    fn detail(&self) -> String {
+        match self {
+            Self::MalformedJson(why) => format!("the body is not valid JSON: {why}"),
+            Self::UnsupportedMediaType => {
+                "send the body as JSON with `Content-Type: application/json`".to_owned()
+            }
+            Self::UnsupportedEncoding(coding) => {
+                format!("send the body uncompressed: Content-Encoding `{coding}` is not supported")
+            }
+            Self::PayloadTooLarge { limit } => {
+                format!("the body is larger than the limit of {limit} bytes")
+            }
+            Self::Invalid { detail, .. } | Self::ForbiddenMove { detail, .. } => detail.clone(),
+            Self::Geometry(e) => e.to_string(),
+            Self::Position(e) => e.to_string(),
             Self::NotFound => "there is no such resource; see /docs for the API".to_owned(),
             Self::MethodNotAllowed => "this resource does not support that method".to_owned(),
             Self::BadHost(host) => {
@@ -607,8 +609,7 @@ impl ApiError {
                 its end; send the request again and another replica will answer it"
                 .to_owned(),
             Self::Internal => "something went wrong on our side".to_owned(),
-        };
-        problem
+        }
     }
 }
 

@@ -100,31 +100,7 @@ pub fn generate(
             }
         }
         Pressure::None => match hints.defence {
-            Some(line) => {
-                for &at in line {
-                    if board.is_empty(at) && !moves.iter().any(|&(_, m)| m == at) {
-                        moves.push((score(at), at));
-                    }
-                }
-                for at in board.fours(side) {
-                    if !moves.iter().any(|&(_, m)| m == at) {
-                        moves.push((score(at), at));
-                    }
-                }
-                // Counters: a three of the mover's that lines up with one of its forced replies
-                // in the line, which that reply would then turn into a four (or better) and
-                // break the sequence.
-                for reply in forced_replies(line) {
-                    for at in board.layout().within_a_line(reply) {
-                        if board.is_empty(at)
-                            && board.threat(at, side) >= Threat::Three
-                            && !moves.iter().any(|&(_, m)| m == at)
-                        {
-                            moves.push((score(at), at));
-                        }
-                    }
-                }
-            }
+            Some(line) => defence_moves(board, side, line, &score, moves),
             None => {
                 for at in board.playable().iter().map(|&a| a as usize) {
                     if board.is_candidate(at) {
@@ -147,6 +123,40 @@ pub fn generate(
         moves.truncate(limit);
     }
     moves.sort_unstable_by(order);
+}
+
+/// The moves against the opponent's winning `line` (see [`Hints::defence`]): its empty cells,
+/// the mover's fours, and counters: a three of the mover's that lines up with one of its forced
+/// replies in the line, which that reply would then turn into a four (or better) and break the
+/// sequence.
+#[inline]
+fn defence_moves(
+    board: &Board,
+    side: Side,
+    line: &[usize],
+    score: &impl Fn(usize) -> i32,
+    moves: &mut Vec<(i32, usize)>,
+) {
+    let mut add = |at: usize| {
+        if !moves.iter().any(|&(_, m)| m == at) {
+            moves.push((score(at), at));
+        }
+    };
+    for &at in line {
+        if board.is_empty(at) {
+            add(at);
+        }
+    }
+    for at in board.fours(side) {
+        add(at);
+    }
+    for reply in forced_replies(line) {
+        for at in board.layout().within_a_line(reply) {
+            if board.is_empty(at) && board.threat(at, side) >= Threat::Three {
+                add(at);
+            }
+        }
+    }
 }
 
 /// Appends to `moves` the candidate cells not in it where `side` makes a three or better (for

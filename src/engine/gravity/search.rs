@@ -179,21 +179,10 @@ impl<'a, B: Bits> Prover<'a, B> {
         {
             return score;
         }
-        if let Some(bounds) = self.table.get(key) {
-            if bounds.lower > alpha {
-                alpha = bounds.lower;
-                if alpha >= beta {
-                    return alpha;
-                }
-            }
-            if bounds.upper < beta {
-                beta = bounds.upper;
-                if alpha >= beta {
-                    return beta;
-                }
-            }
-        }
-
+        (alpha, beta) = match self.stored_window(key, alpha, beta) {
+            Ok(window) => window,
+            Err(score) => return score,
+        };
         if let Some(score) = self.transposition_cutoff(board, moves, key, beta) {
             return score;
         }
@@ -228,6 +217,27 @@ impl<'a, B: Bits> Prover<'a, B> {
             self.table.put(key, i32::from(i8::MIN) + 1, alpha);
         }
         alpha
+    }
+
+    /// The window `(alpha, beta)` narrowed by the bounds the table holds for `key`, or the
+    /// score to return when that closes it.
+    #[inline]
+    fn stored_window(&self, key: B, mut alpha: i32, mut beta: i32) -> Result<(i32, i32), i32> {
+        if let Some(bounds) = self.table.get(key) {
+            if bounds.lower > alpha {
+                alpha = bounds.lower;
+                if alpha >= beta {
+                    return Err(alpha);
+                }
+            }
+            if bounds.upper < beta {
+                beta = bounds.upper;
+                if alpha >= beta {
+                    return Err(beta);
+                }
+            }
+        }
+        Ok((alpha, beta))
     }
 
     /// The window `(alpha, beta)` narrowed by what is known of `board` without a search (no

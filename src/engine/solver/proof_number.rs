@@ -281,32 +281,7 @@ impl<'s, 't> ProofSearch<'s, 't> {
         }
         let attacking = side == self.attacker;
         let (proof, disproof) = loop {
-            // At the attacker's nodes one child's proof is enough; at the defender's, one
-            // child's disproof.
-            let (mut proof, mut disproof) = if attacking {
-                (INFINITE, 0)
-            } else {
-                (0, INFINITE)
-            };
-            let (mut best, mut best_value, mut second) = (0, INFINITE, INFINITE);
-            for (i, c) in children.iter().enumerate() {
-                let value = if attacking {
-                    proof = proof.min(c.proof);
-                    disproof = (disproof + c.disproof).min(INFINITE);
-                    c.proof
-                } else {
-                    disproof = disproof.min(c.disproof);
-                    proof = (proof + c.proof).min(INFINITE);
-                    c.disproof
-                };
-                if value < best_value {
-                    second = best_value;
-                    best_value = value;
-                    best = i;
-                } else if value < second {
-                    second = value;
-                }
-            }
+            let (proof, disproof, best, second) = combine(&children, attacking);
             if proof >= max_proof || disproof >= max_disproof || self.search.budget.stopped() {
                 break (proof, disproof);
             }
@@ -340,6 +315,38 @@ impl<'s, 't> ProofSearch<'s, 't> {
         }
         (proof, disproof)
     }
+}
+
+/// A node's proof and disproof numbers from its children's, with the child to search next (the
+/// most proving at the attacker's nodes, the most disproving at the defender's) and the next best
+/// child's number. At the attacker's nodes one child's proof is enough; at the defender's, one
+/// child's disproof.
+fn combine(children: &[Child], attacking: bool) -> (u32, u32, usize, u32) {
+    let (mut proof, mut disproof) = if attacking {
+        (INFINITE, 0)
+    } else {
+        (0, INFINITE)
+    };
+    let (mut best, mut best_value, mut second) = (0, INFINITE, INFINITE);
+    for (i, c) in children.iter().enumerate() {
+        let value = if attacking {
+            proof = proof.min(c.proof);
+            disproof = (disproof + c.disproof).min(INFINITE);
+            c.proof
+        } else {
+            disproof = disproof.min(c.disproof);
+            proof = (proof + c.proof).min(INFINITE);
+            c.disproof
+        };
+        if value < best_value {
+            second = best_value;
+            best_value = value;
+            best = i;
+        } else if value < second {
+            second = value;
+        }
+    }
+    (proof, disproof, best, second)
 }
 
 /// A proven draw: which root moves keep it.
