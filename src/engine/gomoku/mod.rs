@@ -28,6 +28,7 @@ mod eval;
 mod layout;
 mod moves;
 mod negamax;
+mod params;
 mod pattern;
 mod root;
 mod sets;

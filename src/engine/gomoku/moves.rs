@@ -17,13 +17,10 @@
 
 use super::board::Board;
 use super::eval::Weights;
+use super::params::{KILLER_BONUS, TABLE_MOVE_BONUS};
 use super::threat::Threat;
 use super::threats::forced_replies;
 use crate::engine::core::side::Side;
-
-/// Bonus in ordering for the table's move and for killer moves.
-const TABLE_MOVE_BONUS: i32 = 1 << 28;
-const KILLER_BONUS: i32 = 1 << 20;
 
 /// What the side to move faces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -29,6 +29,11 @@
 use super::board::Board;
 use super::eval::Weights;
 use super::moves::{self, Hints, Pressure};
+use super::params::{
+    DEFENCE_MIN_DEPTH, FULL_DEPTH_MOVES, FUTILITY_DEPTH, LMR_DIVISOR, MAX_QUIET_MOVES,
+    MOVE_COUNT_BASE, MOVE_COUNT_DEPTH, NULL_MOVE_DEPTH, PRUNE_MARGIN, REVERSE_FUTILITY_DEPTH,
+    VCF_DEFENCE_BUDGET, VCF_LEAF_BUDGET, VCF_MAX_FOURS,
+};
 use super::threat::Threat;
 use super::threats::Vcf;
 use crate::engine::core::budget::Budget;
@@ -42,29 +47,6 @@ pub use crate::engine::core::score::{INFINITY, MATE_BOUND, WIN};
 pub const EVAL_MAX: i32 = 30_000;
 /// Deepest ply the search reaches (forced blocks extend lines beyond the nominal depth).
 pub const MAX_PLY: usize = 96;
-/// Most attacker fours in a VCF.
-pub const VCF_MAX_FOURS: u32 = 12;
-/// Nodes allowed for the VCF at a leaf and for the opponent's VCF at an inner node.
-const VCF_LEAF_BUDGET: u64 = 64;
-const VCF_DEFENCE_BUDGET: u64 = 256;
-/// Inner nodes at least this deep look for the opponent's VCF before choosing quiet moves.
-const DEFENCE_MIN_DEPTH: i32 = 2;
-/// Quiet moves kept at an inner node (chosen by match: docs/strength.md, "Tuned by match").
-const MAX_QUIET_MOVES: usize = 16;
-/// Moves searched at full depth before late-move reductions start.
-const FULL_DEPTH_MOVES: usize = 3;
-/// Late-move reductions: `ln(depth) ln(index) / LMR_DIVISOR` plies (see the module docs).
-const LMR_DIVISOR: f64 = 1.5;
-/// Evaluation margin a ply of depth for reverse futility and futility pruning.
-const PRUNE_MARGIN: i32 = 150;
-/// Deepest nodes pruned by reverse futility, by futility, and by move count.
-const REVERSE_FUTILITY_DEPTH: i32 = 4;
-const FUTILITY_DEPTH: i32 = 3;
-const MOVE_COUNT_DEPTH: i32 = 4;
-/// Quiet moves kept by late-move pruning: this many plus the depth squared.
-const MOVE_COUNT_BASE: usize = 2;
-/// Shallowest node that tries a null move.
-const NULL_MOVE_DEPTH: i32 = 3;
 /// Xored into the table keys of the positions searched after a null move, where the side to move
 /// no longer follows from the number of stones.
 const NULL_MOVE_KEY: u64 = 0x9E37_79B9_7F4A_7C15;

@@ -5,6 +5,10 @@
 use super::board::Board;
 use super::eval::WEIGHTS;
 use super::negamax::{EVAL_MAX, INFINITY, MATE_BOUND, MAX_PLY, Searcher, WIN};
+use super::params::{
+    ROOT_VCF_BUDGET, ROOT_VCF_FOURS, SAFE_MOVES_WANTED, VCT_BEST_BUDGET, VCT_BUDGET,
+    VCT_MAX_THREATS, VCT_MOVE_MAX, VCT_PASS_BUDGET, VCT_SAFETY_BUDGET, VCT_SHARE,
+};
 use super::threat::Threat;
 use super::threats::{Vcf, Vct};
 use crate::engine::analysis::{Analysis, Evaluation, MoveScore, Scoring};
@@ -18,29 +22,6 @@ use crate::engine::game::Position;
 use crate::engine::limits::{Job, SearchLimits};
 use crate::engine::progress::{Iteration, Progress};
 
-/// Nodes allowed for the root's own VCF, and its most fours (real games have VCFs of 14 fours).
-const ROOT_VCF_BUDGET: u64 = 200_000;
-const ROOT_VCF_FOURS: [u32; 3] = [6, 12, 30];
-/// Most nodes for the root's VCT (attack), and its share of the work budget (1 / this): a twelfth
-/// (calibrated with [`nodes_for_work`]; docs/strength.md, "Tuned by match").
-const VCT_BUDGET: u64 = 100_000;
-const VCT_SHARE: u64 = 12;
-/// Most attacker threats in the root's VCT.
-const VCT_MAX_THREATS: u32 = 8;
-/// Nodes for the check of whether a root move leaves the opponent a VCT: each move before the
-/// search (at least this many; more when the opponent's VCT on a pass took more, up to
-/// [`VCT_MOVE_MAX`]), and the best move again, more deeply, after each iteration.
-const VCT_SAFETY_BUDGET: u64 = 1_500;
-const VCT_MOVE_MAX: u64 = 40_000;
-const VCT_BEST_BUDGET: u64 = 30_000;
-/// Nodes for the opponent's VCT if the side to move passed (at most a quarter of the work
-/// budget): without one, no move leaves one (a stone more never helps the opponent), and the
-/// moves are not checked one by one (the size: docs/strength.md, "Tuned by match").
-const VCT_PASS_BUDGET: u64 = 40_000;
-/// With a VCT on a pass, the moves are checked best first (by their cell values) until this
-/// many hold, and then on while the checks together have taken fewer nodes than the pass check
-/// was allowed; only the moves that hold are searched.
-const SAFE_MOVES_WANTED: usize = 5;
 /// The evaluation on the estimate scale: a window sum ahead by 300, about a live three and a two
 /// more, reports 0.27 ("in its favour" in the explanation).
 const SCALE: EvalScale = EvalScale {

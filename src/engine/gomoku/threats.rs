@@ -9,6 +9,7 @@
 use crate::engine::core::deadline::Deadline;
 
 use super::board::Board;
+use super::params::{VCF_MAX_FOURS_IN_VCT, VCT_REACH, VCT_VCF_BUDGET};
 use super::threat::Threat;
 use crate::engine::core::side::Side;
 
@@ -192,15 +193,6 @@ pub struct Vct {
 
 /// Nodes (VCF checks included) between two looks at the clock.
 const DEADLINE_EVERY: u64 = 1_024;
-
-/// After its first threat, the attacker's next threat is a double one (two threes, a four and a
-/// three, ...) anywhere, or a single one on a line through its last threat at most this far from
-/// it. Threat sequences build on their own stones; without this rule every three on the board
-/// is tried at every step and the search, wide, reaches few threats within its budget.
-const VCT_REACH: usize = 4;
-
-/// Nodes the VCF checks inside a VCT may use each.
-const VCT_VCF_BUDGET: u64 = 400;
 
 impl Vct {
     /// A search that gives up after `budget` nodes per call.
@@ -422,9 +414,6 @@ fn any_other_move(board: &Board, side: Side, not: usize) -> Option<usize> {
         .map(|&a| a as usize)
         .find(|&a| a != not && board.is_empty(a) && !board.is_forbidden(a, side))
 }
-
-/// Most fours in the VCF checks of a VCT.
-const VCF_MAX_FOURS_IN_VCT: u32 = 10;
 
 #[cfg(test)]
 pub(crate) mod tests {

@@ -45,6 +45,7 @@ mod bits;
 mod board;
 mod book;
 mod generate;
+mod params;
 mod root;
 mod score;
 mod search;

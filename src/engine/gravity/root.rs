@@ -5,6 +5,7 @@ use super::Solution;
 use super::bits::Bits;
 use super::board::{Board, Shape};
 use super::book::{self, Book};
+use super::params::ANALYSIS_THREADS;
 use super::score::evaluation;
 use super::search::{Prover, budget_of};
 use super::table::{Bounds, Table};
@@ -92,12 +93,6 @@ pub fn position_value<B: Bits>(
         nodes: prover.nodes,
     }
 }
-
-/// The threads that narrow the moves of one analysis when it has no work budget, sharing its
-/// table: a search slot of the service stays one slot, and on an idle machine its moves are
-/// searched two at a time. With a work budget the analysis keeps to one thread, so that the
-/// budget stops it at the same node every time.
-pub const ANALYSIS_THREADS: usize = 2;
 
 /// Per column: the child position still to search (None when settled) and the bounds on the
 /// move's score from the mover's side; None for a full column.

@@ -8,6 +8,7 @@
 use super::bits::Bits;
 use super::board::{Board, Shape};
 use super::book::Book;
+use super::params::ETC_BEFORE_END;
 use super::table::{Bounds, Table};
 use crate::engine::core::budget::Budget;
 use crate::engine::core::deadline::Deadline;
@@ -27,9 +28,6 @@ pub fn unlimited() -> Budget {
 
 /// Moves in the order to search them (column, score), how many, and the window `(alpha, beta)`.
 type Ordered = ([(u8, u8); super::MAX_SIDE], usize, (i32, i32));
-
-/// Enhanced transposition cutoffs are tried at nodes with more empty cells than this.
-const ETC_BEFORE_END: i32 = 10;
 
 /// The exact search that proves a gravity position's score (not the gomoku search's selective
 /// `Searcher`): one board size, with its table; successive searches (the columns of one

@@ -6,6 +6,7 @@
 //! keeps both sums up to date on every move ([`Grid::weight`], [`Grid::centre`]).
 
 use super::grid::Grid;
+use super::params::TEMPO;
 use crate::engine::core::score::{EvalScale, HEURISTIC_MAX};
 use crate::engine::core::side::Side;
 
@@ -15,9 +16,6 @@ pub const SCALE: EvalScale = EvalScale {
     max: HEURISTIC_MAX + 1,
     divisor: 2_000.0,
 };
-
-/// A small bonus for having the move, in evaluation units.
-const TEMPO: i64 = 2;
 
 /// Static evaluation for `side` to move, within `±HEURISTIC_MAX`.
 pub fn evaluate(grid: &Grid, side: Side) -> i32 {

@@ -44,6 +44,7 @@ mod grid;
 mod marks;
 mod negamax;
 mod pairing;
+mod params;
 mod patterns;
 mod proof;
 mod proof_number;
@@ -68,15 +69,7 @@ use crate::engine::analysis::Evaluation;
 use crate::engine::analysis::{Analysis, MoveScore, Scoring};
 use crate::engine::game::{Position, Rule};
 use crate::engine::limits::Job;
-
-/// Threat search runs on big boards with `k` at least this: the boards the full search cannot
-/// prove (smaller boards keep their exact, shortest-win proofs untouched).
-const THREAT_MIN_K: usize = 4;
-/// Most fours in a VCF looked for, and the nodes allowed for the root's own VCF.
-const VCF_MAX_FOURS: u32 = 16;
-const VCF_ROOT_BUDGET: u64 = 200_000;
-/// Nodes allowed when checking whether a root move leaves the opponent a VCF.
-const VCF_DEFENCE_BUDGET: u64 = 2_000;
+use params::{THREAT_MIN_K, VCF_MAX_FOURS, VCF_ROOT_BUDGET};
 
 /// Searches a position that is neither 3 × 3 tic-tac-toe nor a big board.
 pub fn search(job: Job<'_>) -> Analysis {

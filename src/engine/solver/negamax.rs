@@ -18,21 +18,13 @@ use super::estimates::Estimates;
 use super::eval::evaluate;
 use super::grid::Grid;
 use super::pairing::Pairing;
+use super::params::{PAIRING_BUDGET, PAIRING_MAX_LIVE, TABLE_MIN_DEPTH};
 use super::patterns::Patterns;
 use crate::engine::core::budget::Budget;
 use crate::engine::core::score::{INFINITY, WIN};
 use crate::engine::core::side::Side;
 use crate::engine::core::table::{Bound, Entry, Table};
 use crate::engine::game::{Geometry, Rule};
-
-/// Nodes this close to the horizon skip the table: they are cheaper to search again than a
-/// likely cache miss.
-const TABLE_MIN_DEPTH: i32 = 3;
-/// Pairing strategies against a side are looked for only when it has at most this many windows
-/// still open: beyond that they are rare and the search for them costs.
-const PAIRING_MAX_LIVE: u32 = 24;
-/// Search steps allowed when looking for a pairing strategy.
-const PAIRING_BUDGET: u32 = 64;
 
 /// The recursive search over one board, with its table, budget and move-ordering state.
 pub struct Negamax<'t> {

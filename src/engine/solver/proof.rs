@@ -6,26 +6,12 @@
 //! iterations straight to the full-depth proof, which first decides win, draw or loss and only
 //! then the exact length of a win or a loss.
 
+use super::params::{DRAW_PROOF_MAX_CELLS, DRAW_PROOF_MIN_K};
 use super::proof_number::Draw;
 use super::root::{RootMove, RootPass, RootResult, RootSearch};
 use crate::engine::core::score::{HEURISTIC_MAX, INFINITY};
 use crate::engine::core::table::Bound;
 use crate::engine::game::Geometry;
-
-/// Boards with at most this many empty cells are proven outright after [`SHALLOW_DEPTH`].
-pub const PROOF_JUMP_EMPTIES: i32 = 40;
-/// Iterations run before jumping to the full-depth proof on small boards (a fallback answer if
-/// the deadline cuts the proof).
-pub const SHALLOW_DEPTH: i32 = 4;
-
-/// Proof-number search ([`super::proof_number`]) proves draws only on boards with `k` at least
-/// this (on four-in-a-row boards alpha-beta is as fast or faster).
-const DRAW_PROOF_MIN_K: usize = 5;
-
-/// ... and on boards of at most this many cells: up to 7 × 7, whose draw it proves in about a
-/// second. On bigger boards it would spend the whole budget on a question it cannot settle,
-/// where the deeper heuristic iterations give a better move.
-const DRAW_PROOF_MAX_CELLS: usize = 49;
 
 /// Whether the search tries to prove a draw with proof-number search after the shallow
 /// iterations: for a full-depth search, on boards with `k` at least [`DRAW_PROOF_MIN_K`] and

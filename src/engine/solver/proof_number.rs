@@ -12,6 +12,7 @@
 
 use super::negamax::Negamax;
 use super::pairing::Pairing;
+use super::params::{PROOF_PAIRING_BUDGET, PROOF_PAIRING_MAX_LIVE};
 use super::root::RootMove;
 use crate::engine::core::pool::{Pooled, Renew, Tables};
 use crate::engine::core::side::Side;
@@ -28,10 +29,6 @@ const NUMBER_MASK: u32 = (1 << NUMBER_BITS) - 1;
 const _: () = assert!(INFINITE == NUMBER_MASK);
 /// Generations a table goes through before it is cleared.
 const GENERATIONS: u32 = 1 << 4;
-/// Pairing strategies are looked for against an attacker with at most this many open windows.
-const PAIRING_MAX_LIVE: u32 = 36;
-/// Search steps allowed when looking for a pairing strategy.
-const PAIRING_BUDGET: u32 = 128;
 
 #[derive(Clone, Copy, Default)]
 struct Slot {
@@ -190,11 +187,11 @@ impl<'s, 't> ProofSearch<'s, 't> {
         }
         if look_for_pairing
             && side == attacker
-            && self.search.board.live(attacker) <= PAIRING_MAX_LIVE
+            && self.search.board.live(attacker) <= PROOF_PAIRING_MAX_LIVE
         {
             let (found, steps) =
                 self.pairing
-                    .defender_pairs_off(&self.search.board, attacker, PAIRING_BUDGET);
+                    .defender_pairs_off(&self.search.board, attacker, PROOF_PAIRING_BUDGET);
             self.search.budget.count_extra_work(u64::from(steps));
             if found {
                 return Settled::Value(false);

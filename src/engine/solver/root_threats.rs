@@ -1,11 +1,9 @@
 //! Threat search at the root of a big board: a win by continuous fours answers at once, and
 //! moves that leave the opponent one are set aside before the main search.
 
+use super::params::{VCF_DEFENCE_BUDGET, VCF_MAX_FOURS};
 use super::threats::Vcf;
-use super::{
-    Analysis, HEURISTIC_MAX, MoveScore, Position, RootMove, RootResult, Scoring, Solver,
-    VCF_DEFENCE_BUDGET, VCF_MAX_FOURS,
-};
+use super::{Analysis, HEURISTIC_MAX, MoveScore, Position, RootMove, RootResult, Scoring, Solver};
 
 impl Solver<'_> {
     /// The analysis when the side to move wins by continuous fours along `line`: its first move
