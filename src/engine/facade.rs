@@ -10,11 +10,12 @@ use std::time::Instant;
 use crate::engine::analysis::{Analysis, Scoring};
 use crate::engine::cancel::Cancel;
 use crate::engine::core::pool::{Renew, Tables};
+use crate::engine::game::Game;
 use crate::engine::game::{Geometry, PlayError, Played, Position};
 use crate::engine::gravity;
 use crate::engine::limits::{Job, SearchLimits, WORK_PER_MS_TIMES_CELLS};
 use crate::engine::progress::Progress;
-use crate::engine::review::{Game, Review};
+use crate::engine::review::Review;
 use crate::engine::suggest::{SuggestOptions, Suggestion};
 use crate::engine::trace::{Trace, TraceError, TraceInput, TraceOptions};
 

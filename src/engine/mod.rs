@@ -64,12 +64,12 @@ pub use game::renju;
 pub use game::{
     CompactCellError, GameResult, PlayError, Played, Position, PositionError, game_result,
 };
+pub use game::{Game, GameEnd, GameError, GameErrorKind};
 pub use game::{Geometry, GeometryError, Player, Rule};
 pub use gravity::{Book, BookBuilder, BookError, Solution, build_book, pons_score};
 pub use limits::{SearchLimits, WORK_PER_MS_TIMES_CELLS};
 pub use progress::{Iteration, Progress};
 pub use review::{
-    GOOD_COST, Game, GameEnd, GameError, GameErrorKind, INACCURACY_COST, Label, MISTAKE_COST,
-    PlayerSummary, Review, ReviewedMove,
+    GOOD_COST, INACCURACY_COST, Label, MISTAKE_COST, PlayerSummary, Review, ReviewedMove,
 };
 pub use suggest::{SuggestOptions, Suggestion, principal_variation};

@@ -19,15 +19,12 @@
 //! scale picks the label: 0 (or less) `best`, below [`GOOD_COST`] `good`, below
 //! [`INACCURACY_COST`] `inaccuracy`, below [`MISTAKE_COST`] `mistake`, otherwise `blunder`.
 
-use std::fmt;
 use std::time::Instant;
-
-use thiserror::Error;
 
 use crate::engine::analysis::{Analysis, Outcome, Value};
 use crate::engine::core::pool::Tables;
 use crate::engine::explain::cell_name;
-use crate::engine::game::{GameResult, Geometry, PlayError, Player, Position};
+use crate::engine::game::{Game, GameResult, Player, Position};
 use crate::engine::limits::SearchLimits;
 use crate::engine::progress::Progress;
 use crate::engine::suggest::{SuggestOptions, principal_variation, suggest};
@@ -49,223 +46,6 @@ const MAX_RESEARCHES: usize = 8;
 const SWING: f64 = 0.5;
 /// Estimates beyond this are wins or losses the search found but did not prove.
 const FOUND: f64 = 0.9;
-
-/// A game: its board, the side that moved first and its moves in play order, each legal when it
-/// was played, none after the game ended.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Game {
-    /// The position before each move, in order (as many as there are moves).
-    positions: Vec<Position>,
-    moves: Vec<usize>,
-    /// How the game ended, if it did.
-    result: Option<GameResult>,
-    /// The position after the last move, while the game is in play.
-    current: Option<Position>,
-    geometry: Geometry,
-    first: Player,
-}
-
-/// Why a list of moves is not a game.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub struct GameError {
-    /// The offending move, counted from 1.
-    pub number: usize,
-    /// The cell it names; for a move given as a column, where the stone lands (the column's
-    /// top cell when it lands nowhere).
-    pub cell: usize,
-    /// The column (from 0) of a move given as a column ([`Game::from_columns`]).
-    pub column: Option<usize>,
-    /// What is wrong with it.
-    pub kind: GameErrorKind,
-}
-
-impl fmt::Display for GameError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match (&self.kind, self.column) {
-            // The play error names the cell itself.
-            (GameErrorKind::Play(error), None) => write!(f, "move {}: {error}", self.number),
-            (kind, Some(column)) => {
-                write!(f, "move {} (column {}): {kind}", self.number, column + 1)
-            }
-            (kind, None) => write!(f, "move {} (cell {}): {kind}", self.number, self.cell),
-        }
-    }
-}
-
-/// What is wrong with a move of a game.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum GameErrorKind {
-    /// The move cannot be played on the position it was played from: off the board, on a taken
-    /// cell, above an empty cell under gravity, or forbidden to black under renju.
-    #[error(transparent)]
-    Play(PlayError),
-    /// The game had already ended.
-    #[error("the game was already over ({0})")]
-    AfterGameEnd(GameEnd),
-    /// A move given as a column names a column the board does not have.
-    #[error("there is no such column (the board has {cols})")]
-    NoSuchColumn {
-        /// The board's columns.
-        cols: usize,
-    },
-    /// A move given as a column names a full column.
-    #[error("the column is full")]
-    FullColumn,
-}
-
-/// How a game ended, for messages.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GameEnd(pub GameResult);
-
-impl fmt::Display for GameEnd {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.0.winner {
-            Some(winner) => write!(f, "{winner} had won"),
-            None => f.write_str("drawn, the board was full"),
-        }
-    }
-}
-
-impl Game {
-    /// Replays `moves` from the empty board of `geometry`, `first` moving first.
-    ///
-    /// ```
-    /// use minimax_move::engine::{Game, GameErrorKind, Geometry, PlayError, Player};
-    /// let game = Game::new(Geometry::TIC_TAC_TOE, Player::X, &[4, 0, 8]).unwrap();
-    /// assert_eq!(game.moves(), &[4, 0, 8]);
-    /// let error = Game::new(Geometry::TIC_TAC_TOE, Player::X, &[4, 4]).unwrap_err();
-    /// assert_eq!((error.number, error.cell), (2, 4));
-    /// assert_eq!(error.kind, GameErrorKind::Play(PlayError::Occupied { index: 4 }));
-    /// ```
-    ///
-    /// # Errors
-    /// [`GameError`] naming the first move that is off the board, on a taken cell, or played
-    /// after the game ended.
-    pub fn new(geometry: Geometry, first: Player, moves: &[usize]) -> Result<Self, GameError> {
-        Self::replay(geometry, first, moves, |_, cell| Ok(cell)).map_err(|(number, cell, kind)| {
-            GameError {
-                number,
-                cell,
-                column: None,
-                kind,
-            }
-        })
-    }
-
-    /// Replays a gravity game given as the columns played (from 0), `first` moving first: the
-    /// form of the public Connect Four solver's `pos` (there from 1).
-    ///
-    /// ```
-    /// use minimax_move::engine::{Game, GameErrorKind, Geometry, Player};
-    /// let game = Game::from_columns(Geometry::CONNECT_FOUR, Player::X, &[3, 3, 4]).unwrap();
-    /// assert_eq!(game.moves(), &[38, 31, 39]);
-    /// assert_eq!(game.position().unwrap().to_move(), Player::O);
-    /// let full = Game::from_columns(Geometry::CONNECT_FOUR, Player::X, &[0; 7]).unwrap_err();
-    /// assert_eq!((full.number, full.column, full.kind), (7, Some(0), GameErrorKind::FullColumn));
-    /// ```
-    ///
-    /// # Errors
-    /// [`GameError`] naming the first move that names a missing or full column, or comes after
-    /// the game ended.
-    pub fn from_columns(
-        geometry: Geometry,
-        first: Player,
-        columns: &[usize],
-    ) -> Result<Self, GameError> {
-        let cols = geometry.cols();
-        Self::replay(geometry, first, columns, |position, column| {
-            if column >= cols {
-                return Err(GameErrorKind::NoSuchColumn { cols });
-            }
-            geometry
-                .landing_cell(position.cells(), column)
-                .ok_or(GameErrorKind::FullColumn)
-        })
-        .map_err(|(number, cell, kind)| GameError {
-            number,
-            cell,
-            column: Some(columns[number - 1]),
-            kind,
-        })
-    }
-
-    /// Replays `moves` from the empty board, `cell_of` turning each into the cell it takes
-    /// on the position it is played from; an error is the move's number, its cell (or the
-    /// move as named when it names no cell) and what is wrong.
-    fn replay(
-        geometry: Geometry,
-        first: Player,
-        moves: &[usize],
-        cell_of: impl Fn(&Position, usize) -> Result<usize, GameErrorKind>,
-    ) -> Result<Self, (usize, usize, GameErrorKind)> {
-        let start = Position::new(geometry, vec![None; geometry.cells()], Some(first))
-            .expect("the empty board is a position in play");
-        let mut positions = Vec::with_capacity(moves.len().min(geometry.cells()));
-        let mut played_cells = Vec::with_capacity(positions.capacity());
-        let mut next = Some(start);
-        let mut result = None;
-        for (i, &named) in moves.iter().enumerate() {
-            let Some(position) = next.take() else {
-                let end = result
-                    .clone()
-                    .expect("a game without a next position has ended");
-                return Err((i + 1, named, GameErrorKind::AfterGameEnd(GameEnd(end))));
-            };
-            let cell = cell_of(&position, named).map_err(|kind| (i + 1, named, kind))?;
-            let played = position
-                .try_play(cell)
-                .map_err(|e| (i + 1, cell, GameErrorKind::Play(e)))?;
-            positions.push(position);
-            played_cells.push(cell);
-            next = played.next;
-            result = played.result;
-        }
-        Ok(Self {
-            positions,
-            moves: played_cells,
-            result,
-            current: next,
-            geometry,
-            first,
-        })
-    }
-
-    /// The position after the last move, `None` when the game has ended.
-    #[must_use]
-    pub const fn position(&self) -> Option<&Position> {
-        self.current.as_ref()
-    }
-
-    /// The moves, in play order.
-    #[must_use]
-    pub fn moves(&self) -> &[usize] {
-        &self.moves
-    }
-
-    /// The board's shape.
-    #[must_use]
-    pub const fn geometry(&self) -> Geometry {
-        self.geometry
-    }
-
-    /// The side that moved first.
-    #[must_use]
-    pub const fn first(&self) -> Player {
-        self.first
-    }
-
-    /// How the game ended, `None` while it is in play.
-    #[must_use]
-    pub const fn result(&self) -> Option<&GameResult> {
-        self.result.as_ref()
-    }
-
-    /// Whether every position of the game is answered from the solved 3 × 3 table.
-    #[must_use]
-    pub const fn is_solved(&self) -> bool {
-        self.geometry.is_tic_tac_toe()
-    }
-}
 
 /// How good a move was, from `best` down to `blunder` (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -460,11 +240,11 @@ pub struct Review {
 ///
 #[must_use]
 pub(crate) fn review(tables: &Tables, game: &Game, limits: &SearchLimits) -> Review {
-    let mut moves = Vec::with_capacity(game.moves.len());
+    let mut moves = Vec::with_capacity(game.moves().len());
     let mut nodes = 0;
-    let count = game.positions.len();
+    let count = game.positions().len();
     let first_pass = scaled(limits, FIRST_PASS_TENTHS);
-    for (i, (position, &cell)) in game.positions.iter().zip(&game.moves).enumerate() {
+    for (i, (position, &cell)) in game.positions().iter().zip(game.moves()).enumerate() {
         let share = share_of(&first_pass, nodes, count - i);
         let analysis = analysed(tables, position, share);
         nodes += analysis.nodes;
@@ -520,13 +300,13 @@ fn research(
     let mut nodes = 0;
     for (j, &i) in wanted.iter().enumerate() {
         let share = share_of(limits, spent + nodes, wanted.len() - j);
-        let position = &game.positions[i];
+        let position = &game.positions()[i];
         let analysis = analysed(tables, position, share);
         nodes += analysis.nodes;
         let first_choice = moves[i].first_choice;
         moves[i] = ReviewedMove {
             first_choice,
-            ..reviewed(i + 1, position, game.moves[i], &analysis)
+            ..reviewed(i + 1, position, game.moves()[i], &analysis)
         };
         if limits.cancel.is_cancelled() {
             break;

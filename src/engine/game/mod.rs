@@ -9,6 +9,7 @@
 mod geometry;
 mod player;
 mod position;
+mod record;
 pub mod renju;
 mod rule;
 
@@ -17,4 +18,5 @@ pub use player::Player;
 pub use position::{
     CompactCellError, GameResult, PlayError, Played, Position, PositionError, game_result,
 };
+pub use record::{Game, GameEnd, GameError, GameErrorKind};
 pub use rule::{End, Rule};
