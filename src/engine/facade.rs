@@ -128,7 +128,7 @@ impl Engine {
     /// assert!(engine.warmed_up());
     /// ```
     pub fn warm_up(&self) {
-        super::solved::warm_up();
+        super::tic_tac_toe::warm_up();
         drop(self.tables.borrow::<crate::engine::core::table::Slots>());
     }
 
@@ -137,7 +137,7 @@ impl Engine {
     /// its clock.
     #[must_use]
     pub fn warmed_up(&self) -> bool {
-        super::solved::warmed_up()
+        super::tic_tac_toe::warmed_up()
     }
 
     /// Whether `position` is answered by a lookup (3 × 3 tic-tac-toe, well under a microsecond)

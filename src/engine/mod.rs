@@ -47,10 +47,10 @@ mod gravity;
 mod limits;
 mod progress;
 mod review;
-mod solved;
 mod solver;
 mod suggest;
 mod tactics;
+mod tic_tac_toe;
 pub mod trace;
 
 #[cfg(feature = "serde")]

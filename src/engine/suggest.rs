@@ -75,7 +75,7 @@ pub(crate) fn analyze(job: Job<'_>) -> Analysis {
         position, scoring, ..
     } = job;
     if position.geometry().is_tic_tac_toe() {
-        return super::solved::look_up(position, scoring);
+        return super::tic_tac_toe::look_up(position, scoring);
     }
     let mut analysis = if position.geometry().is_gravity() {
         super::gravity::analyze(job)
@@ -139,7 +139,7 @@ pub fn principal_variation(position: &Position, first: usize) -> Vec<usize> {
         "the first move must be an empty cell"
     );
     if position.geometry().is_tic_tac_toe() {
-        super::solved::principal_variation(position, first)
+        super::tic_tac_toe::principal_variation(position, first)
     } else {
         vec![first]
     }
