@@ -477,3 +477,26 @@ async fn a_trace_answers_over_a_real_socket() {
     stop.send(()).unwrap();
     server.await.unwrap().unwrap();
 }
+
+#[tokio::test]
+async fn a_trace_stops_at_the_time_limit_on_a_large_board() {
+    use minimax_move::api::{AppState, Settings};
+    let app = TestApp::with_state(AppState::ready(Settings {
+        max_time_limit_ms: 50,
+        ..Settings::default()
+    }));
+    let body = json!({"board": ".".repeat(400), "rows": 20, "cols": 20, "k": 5,
+                      "max_depth": 2, "algorithm": "alphabeta"});
+    let started = std::time::Instant::now();
+    let problem = app.post_json("/v1/trace", &body).await.problem(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "timeout",
+        "20 × 20 at depth 2",
+    );
+    let elapsed = started.elapsed();
+    assert!(problem["detail"].is_string(), "{problem}");
+    assert!(
+        elapsed < std::time::Duration::from_millis(1_000),
+        "stopped {elapsed:?} into a 50 ms limit"
+    );
+}

@@ -123,6 +123,13 @@ pub struct TraceOptions {
     pub cancel: Cancel,
 }
 
+impl TraceOptions {
+    /// Whether the trace must stop: cancelled, or past the deadline.
+    fn stopped(&self) -> bool {
+        self.cancel.is_cancelled() || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
 impl Default for TraceOptions {
     fn default() -> Self {
         Self {
@@ -425,6 +432,9 @@ fn alternatives<G: Game>(game: &G, options: &TraceOptions) -> Result<Vec<Alterna
     }
     let mut out = Vec::new();
     for (mv, child) in game.children(&root, false) {
+        if options.stopped() {
+            return Err(TraceError::Stopped);
+        }
         // A search of its own for each move, so that `estimate` says what this move's value
         // rests on.
         let mut search = Search::new(game, options, Algorithm::AlphaBetaTable);
@@ -441,3 +451,6 @@ fn alternatives<G: Game>(game: &G, options: &TraceOptions) -> Result<Vec<Alterna
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests;

@@ -10,6 +10,10 @@ use super::{
     TraceOptions,
 };
 
+/// Nodes between two looks at the deadline and the cancel handle (and one at each search's
+/// first node).
+const CHECK_EVERY: u64 = 256;
+
 /// What one stored position says: its value, what kind of bound that is, and the move that
 /// gave it.
 #[derive(Clone, Copy, Debug)]
@@ -113,13 +117,8 @@ impl<'a, G: Game> Search<'a, G> {
                 algorithm: self.algorithm,
             });
         }
-        if self.nodes.is_multiple_of(4096)
-            && (self.options.cancel.is_cancelled()
-                || self
-                    .options
-                    .deadline
-                    .is_some_and(|d| std::time::Instant::now() >= d))
-        {
+        // At a search's first node too: the alternatives run one short search a root move.
+        if (self.nodes == 1 || self.nodes.is_multiple_of(CHECK_EVERY)) && self.options.stopped() {
             return Err(TraceError::Stopped);
         }
         Ok(())
