@@ -31,6 +31,7 @@ pub(crate) struct TraceTable {
 
 impl TraceTable {
     /// The positions held.
+    #[cfg(test)]
     pub fn len(&self) -> usize {
         self.entries.len()
     }
