@@ -2,12 +2,13 @@
 # Memory soak: the release binary, with the pod's settings (deploy/k8s: MAX_SEARCHES=2,
 # MALLOC_ARENA_MAX=2), under mixed traffic from a few clients: every game family (3 × 3, 4 × 4
 # and 5 × 5 proofs, 7 × 7, Connect Four and gravity 10 × 10, gomoku 15 × 15 and 20 × 20 under
-# every rule), streams, reviews, MCP tool calls and Connect Four solves, while
+# every rule), streams, reviews, MCP tool calls, Connect Four solves and traces with a table on
+# large boards (one to the trace's work limit), while
 # MEMORY_SOAK_HEADS sockets (400) each hold a 60 KiB request head that never ends (the largest
 # buffers a connection can make the server keep). Passes when every answer is a 200, a 503
-# `overloaded` or a 429, and the peak resident memory (VmHWM from /proc/PID/status) stays under
-# MEMORY_SOAK_LIMIT_MIB (200 MiB: the pod's 256 MiB limit less its connection-buffer worst case
-# beyond the 400 heads held here).
+# `overloaded` or a 429 (for a trace also a 422 `trace_too_large` or a 503 `timeout`), and the
+# peak resident memory (VmHWM from /proc/PID/status) stays under MEMORY_SOAK_LIMIT_MIB (200 MiB:
+# the pod's 256 MiB limit less its connection-buffer worst case beyond the 400 heads held here).
 #
 #   bash scripts/ops/memory-soak.sh                        # 90 s, 3 clients
 #   MEMORY_SOAK_SECONDS=600 bash scripts/ops/memory-soak.sh

@@ -70,13 +70,14 @@ impl Default for Engine {
 }
 
 /// The most memory one search holds in tables at once: the gravity solver's transposition
-/// table, or the small-board solver's and its proof-number table together.
+/// table, the small-board solver's and its proof-number table together, or a trace's table.
 #[must_use]
 pub fn slot_bytes() -> usize {
     let gravity = <gravity::Table as Renew>::BYTES;
     let solver = <crate::engine::core::table::Slots as Renew>::BYTES
         + <crate::engine::solver::ProofTable as Renew>::BYTES;
-    gravity.max(solver)
+    let trace = <crate::engine::trace::TraceTable as Renew>::BYTES;
+    gravity.max(solver).max(trace)
 }
 
 impl Engine {
@@ -263,7 +264,7 @@ impl Engine {
     /// [`TraceError::TooLarge`] when the traced algorithm visits more than its work limit,
     /// [`TraceError::Stopped`] when cancelled or past the deadline.
     pub fn trace(&self, input: &TraceInput, options: &TraceOptions) -> Result<Trace, TraceError> {
-        super::trace::trace(input, options)
+        super::trace::trace_in(&self.tables, input, options)
     }
 
     /// The value of a gravity `position` for its side to move, within `limits`: cheaper than

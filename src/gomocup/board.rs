@@ -65,6 +65,12 @@ pub struct Board {
 }
 
 impl Board {
+    /// Its number of cells, `width` × `height`.
+    #[must_use]
+    pub const fn cell_count(&self) -> usize {
+        self.width * self.height
+    }
+
     /// An empty `width` × `height` board, if the engine plays it.
     pub fn new(width: usize, height: usize) -> Result<Self, BoardError> {
         let longest = width.max(height);

@@ -217,14 +217,20 @@ impl Brain {
         self.game.as_mut().ok_or(BoardError::NoGame)
     }
 
-    /// One line between `BOARD` and `DONE`: a stone is kept, a bad line spoils the block (the
-    /// first error is the one `DONE` answers with), `END` ends the brain at once.
+    /// One line between `BOARD` and `DONE`: a stone is kept, a bad line or a stone more than
+    /// the board has cells spoils the block (the first error is the one `DONE` answers with, and
+    /// nothing more is kept), `END` ends the brain at once.
     fn board_line(&mut self, line: &str) -> Reply {
         match BoardLine::parse(line) {
             Ok(None) => {}
             Ok(Some(BoardLine::Stone { x, y, stone })) => {
-                if let Some(Ok(stones)) = &mut self.board_block {
-                    stones.push((x, y, stone));
+                // A block holds at most a stone a cell: past that nothing more is kept, however
+                // many lines come before `DONE`.
+                let limit = self.game.as_ref().map_or(0, Board::cell_count);
+                match &mut self.board_block {
+                    Some(Ok(stones)) if stones.len() < limit => stones.push((x, y, stone)),
+                    Some(Ok(_)) => self.spoil_board_block(CommandError::TooManyStones { limit }),
+                    _ => {}
                 }
             }
             Ok(Some(BoardLine::Done)) => {

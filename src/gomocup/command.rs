@@ -174,6 +174,13 @@ pub enum CommandError {
         /// The bitmask received.
         rule: u64,
     },
+    /// A `BOARD` block with more stones than its board has cells: the lines past that are
+    /// read up to `DONE` and not kept.
+    #[error("BOARD lists more than {limit} stones, the cells of the board: the block is refused")]
+    TooManyStones {
+        /// The cells of the board.
+        limit: usize,
+    },
     /// A line longer than the brain reads (see [`MAX_LINE_BYTES`](super::MAX_LINE_BYTES)).
     #[error("a line longer than {limit} bytes was ignored: no command is that long")]
     LineTooLong {

@@ -16,6 +16,89 @@ async fn call(app: &TestApp, name: &str, arguments: Value) -> Value {
 }
 
 #[tokio::test]
+async fn explain_move_is_a_deprecated_alias_of_trace_search_that_still_answers() {
+    let app = TestApp::new();
+    let listed = rpc(&app, "tools/list", json!({})).await;
+    let tools = listed["result"]["tools"].as_array().expect("a tool list");
+    let tool = |name: &str| tools.iter().find(|t| t["name"] == name).cloned();
+    let current = tool("trace_search").expect("trace_search is listed");
+    let alias = tool("explain_move").expect("the former name is still listed");
+    let description = alias["description"].as_str().unwrap();
+    assert!(
+        description.starts_with("Deprecated: use trace_search"),
+        "{description}"
+    );
+    assert!(
+        !current["description"]
+            .as_str()
+            .unwrap()
+            .contains("Deprecated"),
+        "{current}"
+    );
+    assert_eq!(alias["inputSchema"], current["inputSchema"]);
+    assert_eq!(alias["outputSchema"], current["outputSchema"]);
+    let arguments = json!({"tree": "((3 12 8)(2 4 6)(14 5 2))", "algorithm": "alphabeta"});
+    let by_name = call(&app, "trace_search", arguments.clone()).await;
+    let by_alias = call(&app, "explain_move", arguments).await;
+    assert_eq!(by_name["isError"], false, "{by_name}");
+    assert_eq!(by_name, by_alias, "the alias answers as the tool");
+    let openai = app
+        .get("/v1/tools.json")
+        .await
+        .ok_json("GET /v1/tools.json");
+    let names: Vec<&str> = openai
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["function"]["name"].as_str())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "suggest_move",
+            "apply_move",
+            "game_status",
+            "review_game",
+            "trace_search"
+        ],
+        "function definitions leave the deprecated alias out"
+    );
+}
+
+#[tokio::test]
+async fn initialize_names_every_listed_tool() {
+    let app = TestApp::new();
+    let answer = rpc(
+        &app,
+        "initialize",
+        json!({"protocolVersion": "2025-06-18", "capabilities": {},
+               "clientInfo": {"name": "test", "version": "0"}}),
+    )
+    .await;
+    let instructions = answer["result"]["instructions"].as_str().unwrap();
+    let listed = rpc(&app, "tools/list", json!({})).await;
+    for tool in listed["result"]["tools"].as_array().unwrap() {
+        let name = tool["name"].as_str().unwrap();
+        assert!(instructions.contains(name), "{name}: {instructions}");
+    }
+    let readme = include_str!("../../README.md");
+    let section = readme
+        .split("## Use it from an LLM chatbot")
+        .nth(1)
+        .unwrap()
+        .split("\n## ")
+        .next()
+        .unwrap();
+    for tool in listed["result"]["tools"].as_array().unwrap() {
+        let name = tool["name"].as_str().unwrap();
+        assert!(
+            section.contains(&format!("`{name}`")),
+            "the README's chatbot section names {name}"
+        );
+    }
+}
+
+#[tokio::test]
 async fn initialize_names_the_server_and_its_version() {
     let app = TestApp::new();
     let answer = rpc(
@@ -43,6 +126,7 @@ async fn tool_schemas_are_the_openapi_components() {
             "apply_move",
             "game_status",
             "review_game",
+            "trace_search",
             "explain_move"
         ]
     );
@@ -53,6 +137,7 @@ async fn tool_schemas_are_the_openapi_components() {
         ("apply_move", "PlayRequest", "PlayResponse"),
         ("game_status", "StatusRequest", "StatusResponse"),
         ("review_game", "ReviewRequest", "ReviewResponse"),
+        ("trace_search", "TraceRequest", "TraceResponse"),
         ("explain_move", "TraceRequest", "TraceResponse"),
     ] {
         let tool = tools.iter().find(|t| t["name"] == tool).unwrap();
@@ -809,11 +894,11 @@ async fn review_game_gives_the_post_review_answer_and_its_sentence() {
 }
 
 #[tokio::test]
-async fn explain_move_says_the_trace_in_a_few_sentences() {
+async fn trace_search_says_the_trace_in_a_few_sentences() {
     let app = TestApp::new();
     let request =
         json!({"board": ["O", 1, "X", "X", 4, "X", 6, "O", "O"], "algorithm": "alphabeta"});
-    let result = call(&app, "explain_move", request.clone()).await;
+    let result = call(&app, "trace_search", request.clone()).await;
     assert_eq!(result["isError"], json!(false), "{result}");
     let mut listed_root = request.clone();
     listed_root["max_nodes"] = json!(1);
@@ -832,7 +917,7 @@ async fn explain_move_says_the_trace_in_a_few_sentences() {
     assert!(text.contains("Plain minimax visits"), "{text}");
     let tree = call(
         &app,
-        "explain_move",
+        "trace_search",
         json!({"tree": "((3 12 8)(2 4 6)(14 5 2))"}),
     )
     .await;
@@ -843,6 +928,74 @@ async fn explain_move_says_the_trace_in_a_few_sentences() {
         ),
         "{text}"
     );
-    let refused = call(&app, "explain_move", json!({"tree": [1, []]})).await;
+    let refused = call(&app, "trace_search", json!({"tree": [1, []]})).await;
     assert_eq!(refused["isError"], json!(true), "{refused}");
+}
+
+/// `tools/call` requests whose params cannot be read, each with why.
+fn unreadable_tool_calls() -> [(Value, &'static str); 6] {
+    [
+        (
+            json!({"name": "game_status", "arguments": "X........"}),
+            "arguments a string",
+        ),
+        (
+            json!({"name": "game_status", "arguments": ["X........"]}),
+            "arguments an array",
+        ),
+        (json!({"arguments": {"board": "X........"}}), "no tool name"),
+        (
+            json!({"name": 7, "arguments": {"board": "X........"}}),
+            "a tool name that is a number",
+        ),
+        (json!("game_status"), "params a string"),
+        (json!([]), "params an array"),
+    ]
+}
+
+#[tokio::test]
+async fn tool_calls_whose_params_cannot_be_read_are_invalid_params() {
+    let app = TestApp::new();
+    for (params, why) in unreadable_tool_calls() {
+        let body = json!({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": params});
+        let mut request = mcp_request(Method::POST, "application/json", &body.to_string());
+        request
+            .headers_mut()
+            .insert("mcp-protocol-version", "2025-06-18".parse().unwrap());
+        let response = app.send(request).await;
+        assert_eq!(
+            response.status,
+            StatusCode::OK,
+            "{why}: {}",
+            response.text()
+        );
+        let error = response.json();
+        assert_eq!(error["id"], 9, "{why}: {error}");
+        assert_eq!(error["error"]["code"], -32602, "{why}: {error}");
+        assert!(
+            error["error"]["message"]
+                .as_str()
+                .is_some_and(|m| m.starts_with("Invalid params")),
+            "{why}: {error}"
+        );
+    }
+    let without_arguments = rpc(&app, "tools/call", json!({"name": "game_status"})).await;
+    assert_eq!(
+        without_arguments["result"]["isError"], true,
+        "no arguments read as none, a tool error naming the board: {without_arguments}"
+    );
+}
+
+#[test]
+fn over_stdio_tool_calls_whose_params_cannot_be_read_are_invalid_params() {
+    let mut server = StdioServer::start();
+    for (id, (params, why)) in unreadable_tool_calls().into_iter().enumerate() {
+        server.send(
+            &json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params})
+                .to_string(),
+        );
+        let error = server.receive();
+        assert_eq!(error["id"], id, "{why}: {error}");
+        assert_eq!(error["error"]["code"], -32602, "{why}: {error}");
+    }
 }

@@ -134,6 +134,72 @@ async fn the_three_tree_forms_trace_alike() {
 }
 
 #[tokio::test]
+async fn the_explanation_writes_textbook_values_exactly() {
+    let app = TestApp::new();
+    let cases = [
+        (
+            json!([[2.5, 3.5], [1.5, 7.25]]),
+            "MAX moves to B, worth 2.5. Against best replies by MIN, C is worth 1.5.",
+        ),
+        (
+            json!([[-2.5, 3], [-1.25, 8]]),
+            "MAX moves to C, worth -1.25. Against best replies by MIN, B is worth -2.5.",
+        ),
+        (
+            json!([[1e15, 2e15], [1, 3]]),
+            "MAX moves to B, worth 1e15. Against best replies by MIN, C is worth 1.",
+        ),
+        (
+            json!([[123456.789, 1e300], [0.1, -1e300]]),
+            "MAX moves to B, worth 123456.789. Against best replies by MIN, C is worth -1e300.",
+        ),
+    ];
+    for (tree, sentences) in cases {
+        let answer = trace(&app, json!({"tree": tree, "algorithm": "alphabeta"})).await;
+        let explanation = answer["explanation"].as_str().unwrap();
+        assert!(explanation.starts_with(sentences), "{tree}: {explanation}");
+        assert!(!explanation.contains("0.999"), "{tree}: {explanation}");
+    }
+    let lone = trace(&app, json!({"tree": "(4.75)"})).await;
+    assert_eq!(
+        lone["explanation"],
+        "The tree is a lone leaf worth 4.75. Plain minimax visits 1 node; alpha-beta 1 (0% fewer); \
+         alpha-beta with a table 1 (0% fewer).",
+        "one node, in the singular"
+    );
+}
+
+#[tokio::test]
+async fn a_huge_branching_factor_is_a_bounded_422() {
+    let app = TestApp::new();
+    for branching in [
+        json!(u64::MAX),
+        json!(1_u64 << 40),
+        json!(4_294_967_296_u64),
+    ] {
+        let problem = app
+            .post_json(
+                "/v1/trace",
+                &json!({"branching": branching, "leaves": [1, 2, 3]}),
+            )
+            .await
+            .problem(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "invalid_request",
+                &format!("branching {branching}"),
+            );
+        let detail = problem["detail"].as_str().unwrap();
+        assert!(
+            detail.contains(&format!(
+                "the branching factor {branching} (such as {branching}"
+            )),
+            "{detail}"
+        );
+        assert!(detail.len() < 300, "{detail}");
+    }
+}
+
+#[tokio::test]
 async fn a_position_traces_with_its_side_to_move_as_max() {
     let app = TestApp::new();
     let seed = json!(["O", 1, "X", "X", 4, "X", 6, "O", "O"]);
@@ -410,4 +476,27 @@ async fn a_trace_answers_over_a_real_socket() {
     assert_eq!(answer["algorithm"], "alphabeta_table");
     stop.send(()).unwrap();
     server.await.unwrap().unwrap();
+}
+
+#[tokio::test]
+async fn a_trace_stops_at_the_time_limit_on_a_large_board() {
+    use minimax_move::api::{AppState, Settings};
+    let app = TestApp::with_state(AppState::ready(Settings {
+        max_time_limit_ms: 50,
+        ..Settings::default()
+    }));
+    let body = json!({"board": ".".repeat(400), "rows": 20, "cols": 20, "k": 5,
+                      "max_depth": 2, "algorithm": "alphabeta"});
+    let started = std::time::Instant::now();
+    let problem = app.post_json("/v1/trace", &body).await.problem(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "timeout",
+        "20 × 20 at depth 2",
+    );
+    let elapsed = started.elapsed();
+    assert!(problem["detail"].is_string(), "{problem}");
+    assert!(
+        elapsed < std::time::Duration::from_millis(1_000),
+        "stopped {elapsed:?} into a 50 ms limit"
+    );
 }

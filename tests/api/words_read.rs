@@ -319,25 +319,25 @@ async fn mcp_texts_round_numbers_and_name_gomoku_cells_by_coordinate() {
         &gomoku,
         json!({"board": board, "max_depth": 1, "algorithm": "alphabeta"}),
     );
-    let (text, answer) = tool(&app, "explain_move", explain).await;
+    let (text, answer) = tool(&app, "trace_search", explain).await;
     assert!(
         text.starts_with(&format!("O plays {}", at(&answer["best"]))),
         "{text}"
     );
-    texts.push(("explain_move 15 x 15", text));
+    texts.push(("trace_search 15 x 15", text));
     let explain = with(
         &connect_four,
         json!({"board": format!("{}X...", ".".repeat(38)), "max_depth": 2}),
     );
     texts.push((
-        "explain_move Connect Four",
-        tool(&app, "explain_move", explain).await.0,
+        "trace_search Connect Four",
+        tool(&app, "trace_search", explain).await.0,
     ));
 
     for (what, text) in &texts {
         assert!(long_numbers(text).is_empty(), "{what}: {text}");
         if what.ends_with("15 x 15") {
-            // The sentences, without explain_move's node counts (numbers, not cells).
+            // The sentences, without trace_search's node counts (numbers, not cells).
             let words = sentences(text)
                 .split(" Plain minimax visits")
                 .next()
@@ -346,4 +346,46 @@ async fn mcp_texts_round_numbers_and_name_gomoku_cells_by_coordinate() {
             assert!(found.is_empty(), "{what}: {text:?}: {found:?}");
         }
     }
+}
+
+#[tokio::test]
+async fn review_costs_carry_their_unit_and_no_blunder_reads_as_costing_nothing() {
+    let app = TestApp::new();
+    for (name, shape, _, moves, _, _) in families() {
+        let review = with(&shape, json!({"moves": moves, "time_limit_ms": 300}));
+        let (text, answer) = tool(&app, "review_game", review).await;
+        let lines: Vec<&str> = text.lines().skip(1).collect();
+        let reviewed = answer["moves"].as_array().unwrap();
+        assert_eq!(lines.len(), reviewed.len(), "{name}: {text}");
+        for (line, entry) in lines.iter().zip(reviewed) {
+            let unit = if entry["exact"] == true {
+                "depth-score point"
+            } else {
+                "of a win"
+            };
+            assert!(line.contains(unit), "{name}: {line} ({entry})");
+            assert!(
+                !line.contains("cost 0.00") || entry["cost"] == 0.0,
+                "{name}: a cost printed as 0.00: {line}"
+            );
+            if entry["label"] == "blunder" {
+                assert!(
+                    !line.contains("cost 0 ") && !line.contains("cost 0.00"),
+                    "{name}: a blunder that reads as costing nothing: {line}"
+                );
+            }
+        }
+    }
+    let (text, _) = tool(
+        &app,
+        "review_game",
+        json!({"moves": [4, 1, 0, 8, 2, 6, 3, 5]}),
+    )
+    .await;
+    let second = text.lines().nth(2).unwrap();
+    assert!(
+        second.starts_with("2. O 1: blunder")
+            && second.contains("depth-score points: a draw given up for a loss"),
+        "{second}"
+    );
 }

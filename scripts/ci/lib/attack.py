@@ -729,7 +729,7 @@ REPEATED_ARGUMENTS = [
     ("apply_move", '{"board": "O.XX.X.OO", "index": 4, "index": 1}', "index"),
     ("game_status", '{"board": "O.XX.X.OO", "player": "X", "player": "O"}', "player"),
     ("review_game", '{"moves": [4], "moves": [0]}', "moves"),
-    ("explain_move", '{"tree": [[1, 2], [3, 4]], "tree": [[5, 6]]}', "tree"),
+    ("trace_search", '{"tree": [[1, 2], [3, 4]], "tree": [[5, 6]]}', "tree"),
 ]
 
 

@@ -90,7 +90,7 @@ async def run(session, rng, positions):
     init = await session.initialize()
     check(init.server_info.name == "minimax-move", f"server name {init.server_info.name}")
     tools = {tool.name: tool for tool in (await session.list_tools()).tools}
-    check(set(tools) == {"suggest_move", "apply_move", "game_status", "review_game", "explain_move"}, f"tools {sorted(tools)}")
+    check(set(tools) == {"suggest_move", "apply_move", "game_status", "review_game", "trace_search", "explain_move"}, f"tools {sorted(tools)}")
     for name, tool in tools.items():
         check(tool.input_schema.get("type") == "object", f"{name}: input schema")
         check((tool.output_schema or {}).get("type") == "object", f"{name}: output schema")

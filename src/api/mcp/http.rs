@@ -1,8 +1,10 @@
 //! MCP over streamable HTTP at `/mcp`: stateless, JSON answers, and every error the transport
 //! gives before a tool runs written as a JSON-RPC error, so that a client's JSON-RPC layer reads
-//! it: malformed JSON is a -32700 parse error, JSON that is no JSON-RPC message a -32600 invalid
-//! request, and so is anything else the transport refuses (the wrong content type or `Accept`, a
-//! body over the limit, a `Host` not allowed, a method other than POST), each with its HTTP status.
+//! it: malformed JSON is a -32700 parse error, a `tools/call` whose params cannot be read (no
+//! tool name, arguments that are not an object) a -32602 invalid params error, JSON that is no
+//! JSON-RPC message a -32600 invalid request, and so is anything else the transport refuses (the
+//! wrong content type or `Accept`, a body over the limit, a `Host` not allowed, a method other
+//! than POST), each with its HTTP status.
 //! A request that repeats a key is refused before the transport reads it (the MCP library would
 //! keep the last copy): a tool error for a repeated argument, else a -32600 error.
 
@@ -18,7 +20,7 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use serde_json::Value;
 
 use super::jsonrpc::{
-    INTERNAL_ERROR, INVALID_REQUEST, check_message, repeated_key_answer, rpc_error,
+    INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, check_message, repeated_key_answer, rpc_error,
 };
 use super::server::McpServer;
 use crate::api::extract::is_json;
@@ -84,6 +86,11 @@ async fn front(transport: &Transport, limit: usize, request: Request) -> Respons
         };
         id = match check_message(&bytes) {
             Ok(id) => id,
+            // A request read with params that are not, answered as the library answers a tool
+            // it does not know: a JSON-RPC error in a 200.
+            Err((id, code @ INVALID_PARAMS, message)) => {
+                return rpc_error_response(StatusCode::OK, id, code, message);
+            }
             Err((id, code, message)) => {
                 return rpc_error_response(StatusCode::BAD_REQUEST, id, code, message);
             }

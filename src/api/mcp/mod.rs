@@ -1,6 +1,8 @@
 //! The Model Context Protocol: five tools (`suggest_move`, `apply_move`, `game_status`,
-//! `review_game`, `explain_move`) over streamable HTTP at `/mcp` (stateless, JSON responses) and over stdio
-//! (`minimax-move mcp`), and `GET /v1/tools.json`, the same tools as OpenAI strict function definitions.
+//! `review_game`, `trace_search`, and `explain_move`, `trace_search`'s deprecated former name)
+//! over streamable HTTP at `/mcp` (stateless, JSON responses) and over stdio
+//! (`minimax-move mcp`), and `GET /v1/tools.json`, the five as OpenAI strict function
+//! definitions.
 //!
 //! - `tools`: the tools, their schemas (the OpenAPI components of their REST twins, with every
 //!   `$ref` inlined) and running them;

@@ -6,7 +6,7 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use super::tools::tools;
+use super::tools::{TOOLS, tools};
 use crate::api::extract::StrictQuery;
 use crate::api::state::AppState;
 
@@ -37,12 +37,18 @@ pub enum OpenAiApi {
     Responses,
 }
 
-/// The tools as OpenAI function definitions in strict mode, shaped for `api`.
+/// The tools as OpenAI function definitions in strict mode, shaped for `api`: the five, without
+/// the deprecated alias, which `/mcp` still answers.
 #[must_use]
 pub fn openai_tools(api: OpenAiApi) -> Value {
     Value::Array(
         tools()
             .into_iter()
+            .filter(|tool| {
+                TOOLS
+                    .iter()
+                    .any(|spec| spec.name == tool.name && spec.alias_of.is_none())
+            })
             .map(|tool| {
                 let parameters = strict(&Value::Object((*tool.input_schema).clone()), true);
                 let function = json!({

@@ -13,6 +13,14 @@ use super::tools::{TOOLS, ToolAnswer, run, tools};
 use crate::api::problem::ApiError;
 use crate::api::state::AppState;
 
+/// What the server tells a client at `initialize`: every tool it lists, by name.
+pub(super) const INSTRUCTIONS: &str = "Tic-tac-toe, m,n,k games, gomoku and Connect Four (gravity: \
+     true): suggest_move for the best move with scores, apply_move to play a move on a board, \
+     game_status to read a board, review_game to label every move of a game, trace_search to show \
+     how minimax and alpha-beta reach a move (every alternative's value and the nodes each \
+     algorithm visits) on a small board or a textbook tree; explain_move is trace_search's \
+     deprecated former name. Never edit a board yourself.";
+
 /// The MCP server: one per request over HTTP (stateless), one per process over stdio.
 #[derive(Clone, Debug)]
 pub struct McpServer {
@@ -55,11 +63,7 @@ impl ServerHandler for McpServer {
                 "minimax-move",
                 env!("CARGO_PKG_VERSION"),
             ))
-            .with_instructions(
-                "Tic-tac-toe, m,n,k games, gomoku and Connect Four (gravity: true): suggest_move for the best move with scores, \
-                 apply_move to play a move on a board, game_status to read a board, review_game \
-                 to label every move of a game. Never edit a board yourself.",
-            )
+            .with_instructions(INSTRUCTIONS)
     }
 
     async fn list_tools(
@@ -88,7 +92,7 @@ impl ServerHandler for McpServer {
         // or goes away (the HTTP connection closes, stdin ends): dropping the tool's future then
         // stops its search and frees the slot, as a REST client's going away does.
         let outcome = tokio::select! {
-            outcome = run(&self.state, tool.name, arguments.clone()) => outcome,
+            outcome = run(&self.state, tool.runs(), arguments.clone()) => outcome,
             () = context.ct.cancelled() => {
                 metrics::counter!("mcp_tool_calls_total", "tool" => tool.name, "outcome" => "cancelled")
                     .increment(1);

@@ -130,12 +130,19 @@ impl<R: AsyncRead + Unpin + Send> LineTransport<R> {
             return None;
         }
         if let Ok(message) = serde_json::from_slice(line) {
-            if !is_notification(line)
-                && let Some(answer) =
-                    repeated_key_answer(line, &check_message(line).unwrap_or(Value::Null))
-            {
-                self.reply_line(&answer);
-                return None;
+            if !is_notification(line) {
+                let id = match check_message(line) {
+                    Ok(id) => id,
+                    // A tool call whose params cannot be read: -32602, not the library's -32601.
+                    Err((id, code, message)) => {
+                        self.reply_error(id, code, message);
+                        return None;
+                    }
+                };
+                if let Some(answer) = repeated_key_answer(line, &id) {
+                    self.reply_line(&answer);
+                    return None;
+                }
             }
             return Some(message);
         }

@@ -10,7 +10,8 @@ use serde_json::Value;
 use super::tools::ToolAnswer;
 use crate::api::problem::Problem;
 use crate::api::wire::{
-    ForbiddenCell, GameState, GameStatus, MoveEntry, MoveResponse, ReviewResponse,
+    ForbiddenCell, GameState, GameStatus, MoveEntry, MoveLabel, MoveResponse, MoveReview,
+    ReviewResponse,
 };
 use crate::engine::{
     Geometry, Outcome, OutcomeOrUnknown, Player, Rule, Value as MoveValue, cell_name, line_name,
@@ -78,6 +79,39 @@ fn number(value: f64) -> String {
         format!("{value:.0}")
     } else {
         rounded(value)
+    }
+}
+
+/// What a reviewed move cost, in the review's units: "cost 2 depth-score points" when both
+/// scores are proven, else "cost 0.35 of a win" on the estimate scale (a proven win 1, a draw 0,
+/// a loss -1), where a cost that would round to 0.00 reads "under 0.01". A blunder also says the
+/// proven outcome it gave up, so that no blunder reads as costing nothing.
+fn cost(m: &MoveReview) -> String {
+    let amount = if m.exact {
+        if m.cost == 1.0 {
+            "1 depth-score point".to_owned()
+        } else {
+            format!("{} depth-score points", number(m.cost))
+        }
+    } else if m.cost > 0.0 && m.cost < 0.005 {
+        "under 0.01 of a win".to_owned()
+    } else {
+        format!("{:.2} of a win", m.cost)
+    };
+    let change = match (m.best_outcome.0, m.outcome.0) {
+        (Some(best), Some(played)) if best != played => Some(format!(
+            "a {} given up for a {}",
+            best.as_str(),
+            played.as_str()
+        )),
+        (None, Some(Outcome::Loss)) => {
+            Some("a proven loss where the best move is not known to lose".to_owned())
+        }
+        _ => None,
+    };
+    match change {
+        Some(change) if m.label == MoveLabel::Blunder => format!("cost {amount}: {change}"),
+        _ => format!("cost {amount}"),
     }
 }
 
@@ -220,13 +254,13 @@ impl Shape {
         let mut text = answer.sentence.clone();
         for m in &answer.moves {
             text.push_str(&format!(
-                "\n{}. {} {}: {} (best {}, cost {})",
+                "\n{}. {} {}: {} (best {}, {})",
                 m.number,
                 m.player.as_str(),
                 self.name(m.cell),
                 m.label.as_str(),
                 self.names(&m.best),
-                number(m.cost)
+                cost(m)
             ));
         }
         text

@@ -1,5 +1,6 @@
-//! The five tools: what each is called and does, its input and output schemas (the OpenAPI
-//! components of its REST twin, with every `$ref` inlined), and running it.
+//! The five tools, and the former name of one kept as a deprecated alias: what each is called
+//! and does, its input and output schemas (the OpenAPI components of its REST twin, with every
+//! `$ref` inlined), and running it.
 
 use std::sync::Arc;
 
@@ -13,16 +14,42 @@ use crate::api::wire::{
     MoveResponse, PlayResponse, ReviewResponse, StatusResponse, TraceResponse, parse_request,
 };
 
-/// One tool: its name, the OpenAPI components of its input and output, its description.
+/// One tool: its name, the OpenAPI components of its input and output, its description, and for
+/// a deprecated alias the tool it calls.
 pub(super) struct ToolSpec {
     pub name: &'static str,
     input: &'static str,
     output: &'static str,
     description: &'static str,
+    /// The tool this deprecated name calls; `None` for a tool of its own.
+    pub alias_of: Option<&'static str>,
 }
 
-/// The tools, in the order they are listed.
-pub(super) const TOOLS: [ToolSpec; 5] = [
+impl ToolSpec {
+    /// The tool that runs when this one is called: itself, or the one it is an alias of.
+    pub fn runs(&self) -> &'static str {
+        self.alias_of.unwrap_or(self.name)
+    }
+}
+
+/// What `trace_search` does, after the first sentence of each of its names.
+macro_rules! trace_search_description {
+    () => {
+        " Pass a small position (board, and rows, cols, k, gravity for boards other than 3 × 3) or a \
+         textbook tree (tree as nested arrays of leaf values such as [[[-1,4],[2,6]],[[-3,-5],[0,7]]] \
+         or text such as \"((3 12 8)(2 4 6)(14 5 2))\", or branching with leaves). Returns the move \
+         chosen and its value (from the view of the side to move, MAX), every alternative with its \
+         exact value and outcome (why it loses or draws), and how many nodes plain minimax, \
+         alpha-beta and alpha-beta with a table visit (what pruning saves); explanation holds the \
+         sentences. algorithm (minimax, alphabeta, alphabeta_table), ordering, scoring (depth or \
+         classic) and max_depth choose the search; root lists the search tree down to max_nodes \
+         nodes (1 when absent: the root alone). Boards whose search passes 2,000,000 nodes are \
+         refused with trace_too_large: give max_depth."
+    };
+}
+
+/// The tools, in the order they are listed: the five, then the deprecated alias.
+pub(super) const TOOLS: [ToolSpec; 6] = [
     ToolSpec {
         name: "suggest_move",
         input: "MoveRequest",
@@ -43,6 +70,7 @@ pub(super) const TOOLS: [ToolSpec; 5] = [
          double-fours or double-threes) or caro (five or more, but not exactly five blocked at \
          both ends). On gomoku boards (k = 5, or 100 cells or more) answers add the coordinate (\"h8\") beside \
          each index. Do not edit boards yourself: pass the index to apply_move to play it.",
+        alias_of: None,
     },
     ToolSpec {
         name: "apply_move",
@@ -56,6 +84,7 @@ pub(super) const TOOLS: [ToolSpec; 5] = [
          yourself; errors name the problem (invalid_move for a taken, off-board or floating \
          cell or a full column, game_over for a finished game, forbidden_move with its reason \
          for a cell forbidden to black under rule=renju).",
+        alias_of: None,
     },
     ToolSpec {
         name: "game_status",
@@ -67,6 +96,7 @@ pub(super) const TOOLS: [ToolSpec; 5] = [
          (black) to move, forbidden lists the cells black may not play and forbidden_detail \
          why (overline, double_four, double_three); legal_moves leaves them out. A finished \
          game is a normal answer here, not an error.",
+        alias_of: None,
     },
     ToolSpec {
         name: "review_game",
@@ -80,22 +110,29 @@ pub(super) const TOOLS: [ToolSpec; 5] = [
          is proven and a blunder is a move that made the proven outcome worse). Also each \
          player's tally and accuracy, the turning point and one sentence to tell the user. \
          Errors name the first illegal move (invalid_move with its number and cell).",
+        alias_of: None,
+    },
+    ToolSpec {
+        name: "trace_search",
+        input: "TraceRequest",
+        output: "TraceResponse",
+        description: concat!(
+            "Traces the minimax search (plain, alpha-beta, or alpha-beta with a table) and says \
+             how it decides, in a few sentences to tell the user.",
+            trace_search_description!()
+        ),
+        alias_of: None,
     },
     ToolSpec {
         name: "explain_move",
         input: "TraceRequest",
         output: "TraceResponse",
-        description: "Explains how minimax decides, in a few sentences to tell the user: pass a \
-         small position (board, and rows, cols, k, gravity for boards other than 3 × 3) or a \
-         textbook tree (tree as nested arrays of leaf values such as [[[-1,4],[2,6]],[[-3,-5],[0,7]]] \
-         or text such as \"((3 12 8)(2 4 6)(14 5 2))\", or branching with leaves). Returns the move \
-         chosen and its value (from the view of the side to move, MAX), every alternative with its \
-         exact value and outcome (why it loses or draws), and how many nodes plain minimax, \
-         alpha-beta and alpha-beta with a table visit (what pruning saves); explanation holds the \
-         sentences. algorithm (minimax, alphabeta, alphabeta_table), ordering, scoring (depth or \
-         classic) and max_depth choose the search; root lists the search tree down to max_nodes \
-         nodes (1 when absent: the root alone). Boards whose search passes 2,000,000 nodes are \
-         refused with trace_too_large: give max_depth.",
+        description: concat!(
+            "Deprecated: use trace_search, which this former name calls (same input, same \
+             answer).",
+            trace_search_description!()
+        ),
+        alias_of: Some("trace_search"),
     },
 ];
 
@@ -110,7 +147,7 @@ pub enum ToolAnswer {
     Status(StatusResponse),
     /// `review_game`: the answer of `POST /v1/review`.
     Review(ReviewResponse),
-    /// `explain_move`: the answer of `POST /v1/trace`.
+    /// `trace_search`: the answer of `POST /v1/trace`.
     Trace(TraceResponse),
 }
 
@@ -134,7 +171,8 @@ impl ToolAnswer {
     }
 }
 
-/// Runs a tool on its arguments, exactly as its REST twin would.
+/// Runs a tool (by the name it runs under, [`ToolSpec::runs`]) on its arguments, exactly as its
+/// REST twin would.
 pub(super) async fn run(
     state: &AppState,
     tool: &str,
@@ -155,7 +193,7 @@ pub(super) async fn run(
                 .await
                 .map(ToolAnswer::Review)
         }
-        "explain_move" => {
+        "trace_search" => {
             let mut arguments = arguments;
             // A chatbot needs the sentences and the root's alternatives, not the whole tree.
             if let Some(fields) = arguments.as_object_mut()

@@ -35,11 +35,34 @@ fn grouped(n: u64) -> String {
     out
 }
 
-fn number(value: f64) -> String {
+/// A value as given, exactly: an integer without a decimal point, any other number in its
+/// shortest form that reads back as the same number ("2.5", "0.1", "1e300").
+fn exact(value: f64) -> String {
     if value.fract() == 0.0 && value.abs() < 1e15 {
         format!("{}", value as i64)
+    } else if value.abs() < 1e15 {
+        format!("{value}")
+    } else {
+        format!("{value:e}")
+    }
+}
+
+/// A position's value: an integer (a proven end of game) exactly, a static evaluation (strictly
+/// between -1 and 1) rounded as the other estimates are.
+fn position_value(value: f64) -> String {
+    if value.fract() == 0.0 {
+        exact(value)
     } else {
         rounded(value)
+    }
+}
+
+/// "1 node", "12 nodes".
+fn nodes(n: u64) -> String {
+    if n == 1 {
+        "1 node".to_owned()
+    } else {
+        format!("{} nodes", grouped(n))
     }
 }
 
@@ -73,20 +96,20 @@ pub fn explain(input: &TraceInput, trace: &Trace, options: &super::TraceOptions)
 
 fn tree_sentences(trace: &Trace) -> String {
     let Some(best) = trace.best else {
-        return format!("The tree is a lone leaf worth {}.", number(trace.value));
+        return format!("The tree is a lone leaf worth {}.", exact(trace.value));
     };
     let name = |a: &Alternative| a.label.clone().unwrap_or_else(|| format!("child {}", a.mv));
     let chosen = trace.alternatives.iter().find(|a| a.mv == best);
     let mut text = format!(
         "MAX moves to {}, worth {}.",
         chosen.map_or_else(|| format!("child {best}"), name),
-        number(trace.value)
+        exact(trace.value)
     );
     let others: Vec<String> = trace
         .alternatives
         .iter()
         .filter(|a| a.mv != best)
-        .map(|a| format!("{} is worth {}", name(a), number(a.value)))
+        .map(|a| format!("{} is worth {}", name(a), exact(a.value)))
         .collect();
     if !others.is_empty() {
         text.push_str(&format!(
@@ -108,7 +131,7 @@ fn position_sentences(position: &Position, trace: &Trace, scoring: Scoring) -> S
         "{player} plays {}: {} (value {}).",
         cell_name(geometry, best),
         outcome_phrase(outcome, trace.value, geometry, scoring),
-        number(trace.value)
+        position_value(trace.value)
     );
     let mut groups: Vec<(String, Vec<String>)> = Vec::new();
     for a in trace.alternatives.iter().filter(|a| a.mv != best) {
@@ -167,7 +190,7 @@ fn outcome_phrase(
         if n == 1.0 {
             "1 ply".to_owned()
         } else {
-            format!("{} plies", number(n))
+            format!("{} plies", exact(n))
         }
     };
     match (outcome, scoring) {
@@ -187,12 +210,12 @@ fn savings(trace: &Trace) -> String {
     let counts = trace.counts;
     let Some(minimax) = counts.minimax else {
         return format!(
-            "{} visits {} nodes; plain minimax would visit more than the trace limit.",
+            "{} visits {}; plain minimax would visit more than the trace limit.",
             name(trace.algorithm),
-            grouped(trace.nodes)
+            nodes(trace.nodes)
         );
     };
-    let mut parts = vec![format!("Plain minimax visits {} nodes", grouped(minimax))];
+    let mut parts = vec![format!("Plain minimax visits {}", nodes(minimax))];
     for algorithm in [Algorithm::AlphaBeta, Algorithm::AlphaBetaTable] {
         if let Some(n) = counts.get(algorithm) {
             let saved = 100.0 * (minimax.saturating_sub(n)) as f64 / minimax as f64;

@@ -42,10 +42,13 @@ use crate::engine::analysis::Scoring;
 
 use crate::engine::cancel::Cancel;
 
+use crate::engine::core::pool::Tables;
 use crate::engine::game::Position;
 pub use explain::{explain, outcome_of};
 use game::{Game, PositionGame, TreeGame};
 use search::Search;
+pub use search::TABLE_POSITIONS;
+pub(crate) use search::TraceTable;
 pub use tree::{MAX_TREE_DEPTH, MAX_TREE_NODES, Tree, TreeError};
 
 /// The most nodes one algorithm may visit in a trace (the largest exact count it reports).
@@ -121,6 +124,13 @@ pub struct TraceOptions {
     pub deadline: Option<Instant>,
     /// Raised when nobody waits for the trace any more.
     pub cancel: Cancel,
+}
+
+impl TraceOptions {
+    /// Whether the trace must stop: cancelled, or past the deadline.
+    fn stopped(&self) -> bool {
+        self.cancel.is_cancelled() || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
 }
 
 impl Default for TraceOptions {
@@ -349,10 +359,25 @@ pub struct Trace {
 /// other algorithms' counts are then left out: `None`), [`TraceError::Stopped`] when cancelled
 /// or past the deadline.
 pub fn trace(input: &TraceInput, options: &TraceOptions) -> Result<Trace, TraceError> {
+    trace_in(
+        &Tables::with_budget(<TraceTable as crate::engine::core::pool::Renew>::BYTES),
+        input,
+        options,
+    )
+}
+
+/// [`trace`], with its transposition tables borrowed from `tables` (an engine's, under its
+/// memory budget).
+pub(crate) fn trace_in(
+    tables: &Tables,
+    input: &TraceInput,
+    options: &TraceOptions,
+) -> Result<Trace, TraceError> {
     match input {
         TraceInput::Position(position) => run(
             &PositionGame::new(position.clone(), options.scoring),
             options,
+            tables,
         ),
         TraceInput::Tree(tree) => {
             let options = TraceOptions {
@@ -360,19 +385,19 @@ pub fn trace(input: &TraceInput, options: &TraceOptions) -> Result<Trace, TraceE
                 max_depth: None,
                 ..options.clone()
             };
-            run(&TreeGame(tree::FlatTree::new(tree)), &options)
+            run(&TreeGame(tree::FlatTree::new(tree)), &options, tables)
         }
     }
 }
 
-fn run<G: Game>(game: &G, options: &TraceOptions) -> Result<Trace, TraceError> {
-    let mut counted = Search::new(game, options, options.algorithm);
+fn run<G: Game>(game: &G, options: &TraceOptions, tables: &Tables) -> Result<Trace, TraceError> {
+    let mut counted = Search::new(game, options, options.algorithm, tables);
     counted.run()?;
     let mut counts = Counts::default();
     counts.set(options.algorithm, Some(counted.nodes));
     for other in Algorithm::ALL {
         if other != options.algorithm {
-            let mut search = Search::new(game, options, other);
+            let mut search = Search::new(game, options, other, tables);
             match search.run() {
                 Ok(_) => counts.set(other, Some(search.nodes)),
                 Err(TraceError::TooLarge { .. }) => counts.set(other, None),
@@ -381,7 +406,8 @@ fn run<G: Game>(game: &G, options: &TraceOptions) -> Result<Trace, TraceError> {
         }
     }
     let listed_depth = listed_depth(&counted.per_depth, options.max_listed);
-    let mut listing = Search::new(game, options, options.algorithm).listing(listed_depth);
+    drop(counted);
+    let mut listing = Search::new(game, options, options.algorithm, tables).listing(listed_depth);
     let visit = listing.run()?;
     let root = visit.node.ok_or(TraceError::Stopped)?;
     Ok(Trace {
@@ -397,7 +423,7 @@ fn run<G: Game>(game: &G, options: &TraceOptions) -> Result<Trace, TraceError> {
         cutoffs: listing.cutoffs,
         table_hits: listing.table_hits,
         estimate: listing.horizon,
-        alternatives: alternatives(game, options)?,
+        alternatives: alternatives(game, options, tables)?,
         root,
     })
 }
@@ -418,16 +444,23 @@ fn listed_depth(per_depth: &[u64], max_listed: usize) -> u32 {
 
 /// Every root move with its exact value, searched by alpha-beta with a table and the full
 /// window, in index order; empty when that passes the work limit.
-fn alternatives<G: Game>(game: &G, options: &TraceOptions) -> Result<Vec<Alternative>, TraceError> {
+fn alternatives<G: Game>(
+    game: &G,
+    options: &TraceOptions,
+    tables: &Tables,
+) -> Result<Vec<Alternative>, TraceError> {
     let root = game.root();
     if game.leaf(&root, 0, options.max_depth == Some(0)).is_some() {
         return Ok(Vec::new());
     }
     let mut out = Vec::new();
     for (mv, child) in game.children(&root, false) {
+        if options.stopped() {
+            return Err(TraceError::Stopped);
+        }
         // A search of its own for each move, so that `estimate` says what this move's value
         // rests on.
-        let mut search = Search::new(game, options, Algorithm::AlphaBetaTable);
+        let mut search = Search::new(game, options, Algorithm::AlphaBetaTable, tables);
         match search.run_from(&child, 1, mv) {
             Ok(visit) => out.push(Alternative {
                 mv,
@@ -441,3 +474,6 @@ fn alternatives<G: Game>(game: &G, options: &TraceOptions) -> Result<Vec<Alterna
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests;

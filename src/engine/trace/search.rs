@@ -2,13 +2,81 @@
 //! with a transposition table, over any [`Game`], recording the nodes down to a depth.
 
 use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 use std::iter::once;
+
+use crate::engine::core::pool::{Pooled, Renew, Tables};
 
 use super::game::Game;
 use super::{
     Algorithm, Cutoff, CutoffBound, Leaf, Side, TableBound, TableHit, TraceError, TraceNode,
     TraceOptions,
 };
+
+/// Nodes between two looks at the deadline and the cancel handle (and one at each search's
+/// first node).
+const CHECK_EVERY: u64 = 256;
+
+/// The most positions the transposition table of a traced search holds. Once full it stores no
+/// new position (those it holds are still updated), so its memory is fixed, whatever the board.
+pub const TABLE_POSITIONS: usize = 65_536;
+
+/// The table of one traced search with a table: each position under a 128-bit digest of its
+/// key, at most [`TABLE_POSITIONS`] of them, borrowed from the engine's [`Tables`] under their
+/// budget.
+#[derive(Debug, Default)]
+pub(crate) struct TraceTable {
+    entries: HashMap<u128, Entry>,
+}
+
+impl TraceTable {
+    /// The positions held.
+    #[cfg(test)]
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    fn get(&self, digest: u128) -> Option<&Entry> {
+        self.entries.get(&digest)
+    }
+
+    /// Stores `entry`, unless the table is full and does not hold the position yet.
+    fn store(&mut self, digest: u128, entry: Entry) {
+        if self.entries.len() < TABLE_POSITIONS || self.entries.contains_key(&digest) {
+            self.entries.insert(digest, entry);
+        }
+    }
+}
+
+impl Renew for TraceTable {
+    // Made with room for every position it may hold, so it never grows: the buckets a hash map
+    // needs for that many (at most twice as many, a power of two), each an entry and its
+    // control byte.
+    const BYTES: usize = 2 * TABLE_POSITIONS * (size_of::<(u128, Entry)>() + 1);
+
+    fn fresh() -> Self {
+        Self {
+            entries: HashMap::with_capacity(TABLE_POSITIONS),
+        }
+    }
+
+    fn renew(&mut self) {
+        if !self.entries.is_empty() {
+            self.entries.clear();
+        }
+    }
+}
+
+/// A 128-bit digest of a position's key: two independent 64-bit hashes.
+fn digest<K: Hash>(key: &K) -> u128 {
+    let half = |salt: u8| {
+        let mut hasher = std::hash::DefaultHasher::new();
+        salt.hash(&mut hasher);
+        key.hash(&mut hasher);
+        hasher.finish()
+    };
+    (u128::from(half(0)) << 64) | u128::from(half(1))
+}
 
 /// What one stored position says: its value, what kind of bound that is, and the move that
 /// gave it.
@@ -42,7 +110,8 @@ pub(super) struct Search<'a, G: Game> {
     /// Nodes at this depth or shallower are listed; `None` lists none.
     list_to: Option<u32>,
     keep_lines: bool,
-    table: HashMap<G::Key, Entry>,
+    /// The transposition table, for alpha-beta with a table only.
+    table: Option<Pooled<TraceTable>>,
     /// Nodes visited so far, the root included.
     pub nodes: u64,
     /// Nodes visited at each depth.
@@ -57,15 +126,28 @@ pub(super) struct Search<'a, G: Game> {
     pub listed: usize,
 }
 
+impl<G: Game> Search<'_, G> {
+    /// The positions its table holds (0 without a table).
+    #[cfg(test)]
+    pub fn table_len(&self) -> usize {
+        self.table.as_ref().map_or(0, |table| table.len())
+    }
+}
+
 impl<'a, G: Game> Search<'a, G> {
-    pub fn new(game: &'a G, options: &'a TraceOptions, algorithm: Algorithm) -> Self {
+    pub fn new(
+        game: &'a G,
+        options: &'a TraceOptions,
+        algorithm: Algorithm,
+        tables: &Tables,
+    ) -> Self {
         Self {
             game,
             options,
             algorithm,
             list_to: None,
             keep_lines: false,
-            table: HashMap::new(),
+            table: (algorithm == Algorithm::AlphaBetaTable).then(|| tables.borrow()),
             nodes: 0,
             per_depth: Vec::new(),
             cutoffs: 0,
@@ -113,13 +195,8 @@ impl<'a, G: Game> Search<'a, G> {
                 algorithm: self.algorithm,
             });
         }
-        if self.nodes.is_multiple_of(4096)
-            && (self.options.cancel.is_cancelled()
-                || self
-                    .options
-                    .deadline
-                    .is_some_and(|d| std::time::Instant::now() >= d))
-        {
+        // At a search's first node too: the alternatives run one short search a root move.
+        if (self.nodes == 1 || self.nodes.is_multiple_of(CHECK_EVERY)) && self.options.stopped() {
             return Err(TraceError::Stopped);
         }
         Ok(())
@@ -163,11 +240,11 @@ impl<'a, G: Game> Search<'a, G> {
     /// stored value when it settles the node.
     fn probe(
         &mut self,
-        key: Option<&G::Key>,
+        key: Option<u128>,
         window: &mut (f64, f64),
         node: &mut Option<TraceNode>,
     ) -> Option<Entry> {
-        let entry = key.and_then(|k| self.table.get(k)).copied()?;
+        let entry = key.and_then(|k| self.table.as_ref()?.get(k)).copied()?;
         self.table_hits += 1;
         match entry.bound {
             TableBound::Exact => {}
@@ -213,11 +290,13 @@ impl<'a, G: Game> Search<'a, G> {
                 line: Vec::new(),
             });
         }
-        let key = (self.algorithm == Algorithm::AlphaBetaTable)
-            .then(|| self.game.key(state))
+        let key = self
+            .table
+            .is_some()
+            .then(|| self.game.key(state).map(|key| digest(&key)))
             .flatten();
         let mut window = (alpha, beta);
-        if let Some(entry) = self.probe(key.as_ref(), &mut window, &mut node) {
+        if let Some(entry) = self.probe(key, &mut window, &mut node) {
             return Ok(Visit {
                 value: entry.value,
                 node,
@@ -238,7 +317,9 @@ impl<'a, G: Game> Search<'a, G> {
                 bound,
                 best: searched.best,
             };
-            self.table.insert(key, entry);
+            if let Some(table) = &mut self.table {
+                table.store(key, entry);
+            }
         }
         if let Some(node) = &mut node {
             node.value = searched.value;

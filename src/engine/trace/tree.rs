@@ -50,7 +50,7 @@ pub enum TreeError {
     #[error("the branching factor must be at least 2, got {0}")]
     Branching(usize),
     /// A number of leaves that is not a power of the branching factor.
-    #[error("{leaves} leaves is not a power of the branching factor {branching} (such as {branching}, {}, {})", branching * branching, branching * branching * branching)]
+    #[error("{leaves} leaves is not a power of the branching factor {branching} (such as {})", powers(*branching))]
     LeafCount {
         /// The branching factor.
         branching: usize,
@@ -65,6 +65,22 @@ pub enum TreeError {
         /// What is wrong there.
         problem: &'static str,
     },
+}
+
+/// The first three powers of `branching` that a leaf count could be ("3, 9, 27"), fewer when the
+/// next would not fit in a `usize`.
+fn powers(branching: usize) -> String {
+    let mut out = vec![branching];
+    while out.len() < 3 {
+        match out.last().and_then(|last| last.checked_mul(branching)) {
+            Some(next) => out.push(next),
+            None => break,
+        }
+    }
+    out.iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 impl Tree {

@@ -537,3 +537,42 @@ fn about_names_the_brain() {
     );
     assert!(answer[0].contains("author=") && answer[0].contains("country="));
 }
+
+#[test]
+fn a_board_block_keeps_no_more_stones_than_the_board_has_cells() {
+    let mut brain = started(20);
+    assert!(brain.handle("BOARD").is_empty());
+    for i in 0..100_000 {
+        assert!(
+            brain
+                .handle(&format!("{},{},1", i % 20, (i / 20) % 20))
+                .is_empty()
+        );
+        if let Some(Ok(stones)) = &brain.board_block {
+            assert!(stones.len() <= 400, "{} stones kept", stones.len());
+        }
+    }
+    assert!(
+        matches!(
+            brain.board_block,
+            Some(Err(CommandError::TooManyStones { limit: 400 }))
+        ),
+        "the block is spoilt and keeps nothing: {:?}",
+        brain.board_block.as_ref().map(Result::is_ok)
+    );
+    let answer = brain.handle("DONE");
+    assert!(is_error(&answer), "{answer:?}");
+    assert!(answer[0].contains("more than 400 stones"), "{answer:?}");
+    assert!(brain.board_block.is_none(), "DONE ends the block");
+    assert_eq!(
+        game(&brain).stone(0, 0).unwrap(),
+        None,
+        "the game is unchanged"
+    );
+    let next = board(&mut brain, &[(10, 10, 2)]);
+    assert_eq!(
+        next.len(),
+        2,
+        "a block after that is read as usual: {next:?}"
+    );
+}

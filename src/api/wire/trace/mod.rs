@@ -27,7 +27,7 @@ use crate::engine::trace::{
 use crate::engine::{Player, Rule, Scoring};
 
 request! {
-    /// The body of `POST /v1/trace` and the input of the MCP tool `explain_move`: a position (as
+    /// The body of `POST /v1/trace` and the input of the MCP tool `trace_search`: a position (as
     /// for `POST /v1/move`) or a textbook tree (`tree`, or `branching` with `leaves`), and how to
     /// search it. Every optional field may be absent or null, both meaning its default.
     #[schema(example = json!({"tree": [[[-1, 4], [2, 6]], [[-3, -5], [0, 7]]], "algorithm": "alphabeta"}))]
