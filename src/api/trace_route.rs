@@ -1,5 +1,5 @@
 //! `POST /v1/trace`: the search tree a position or a textbook tree gets under plain minimax,
-//! alpha-beta or alpha-beta with a table (see [`crate::engine::trace`] for the conventions).
+//! alpha-beta or alpha-beta with a table (see [`Engine::trace`](crate::engine::Engine::trace) for the conventions).
 
 use axum::extract::State;
 use axum::response::Response;

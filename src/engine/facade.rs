@@ -17,7 +17,7 @@ use crate::engine::limits::{Job, SearchLimits, WORK_PER_MS_TIMES_CELLS};
 use crate::engine::progress::Progress;
 use crate::engine::review::Review;
 use crate::engine::suggest::{SuggestOptions, Suggestion};
-use crate::engine::trace::{Trace, TraceError, TraceInput, TraceOptions};
+use crate::engine::{Trace, TraceError, TraceInput, TraceOptions};
 
 /// What an engine is built for: the searches it runs at once, and the bounds of its limits
 /// policy.

@@ -51,7 +51,7 @@ mod solver;
 mod suggest;
 mod tactics;
 mod tic_tac_toe;
-pub mod trace;
+mod trace;
 
 #[cfg(feature = "serde")]
 pub use analysis::OutcomeOrUnknown;
@@ -73,3 +73,9 @@ pub use review::{
     GOOD_COST, INACCURACY_COST, Label, MISTAKE_COST, PlayerSummary, Review, ReviewedMove,
 };
 pub use suggest::{SuggestOptions, Suggestion, principal_variation};
+pub use trace::{
+    Algorithm, Alternative, Cutoff, CutoffBound, Leaf, MAX_TREE_DEPTH, MAX_TREE_NODES, Role,
+    TRACE_DEFAULT_LISTED, TRACE_MAX_LISTED, TRACE_MAX_WORK, TRACE_TABLE_POSITIONS, TableBound,
+    TableHit, Trace, TraceCounts, TraceError, TraceInput, TraceNode, TraceOptions, Tree, TreeError,
+};
+pub(crate) use trace::{explain as explain_trace, outcome_of};

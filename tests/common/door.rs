@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 
 use minimax_move::engine::{
     Analysis, Engine, EngineSettings, Game, Position, Review, Scoring, SearchLimits, Solution,
-    SuggestOptions, Suggestion,
+    SuggestOptions, Suggestion, Trace, TraceError, TraceInput, TraceOptions,
 };
 
 /// The test binary's engine.
@@ -44,4 +44,9 @@ pub fn solve(position: &Position, limits: &SearchLimits) -> Solution {
 /// [`Engine::column_scores`] on the test binary's engine.
 pub fn column_scores(position: &Position, analysis: &Analysis) -> Option<Vec<Option<i32>>> {
     engine().column_scores(position, analysis)
+}
+
+/// [`Engine::trace`] on the test binary's engine.
+pub fn trace(input: &TraceInput, options: &TraceOptions) -> Result<Trace, TraceError> {
+    engine().trace(input, options)
 }

@@ -3,9 +3,11 @@
 //! node counts, the same cutoffs under the same order, and α ≥ β at every recorded cutoff. Also
 //! the textbook tree A…G, AIMA's tree, the empty board's 549,946 nodes and the size limits.
 
-use minimax_move::engine::trace::{
-    Algorithm, CutoffBound, TraceError, TraceInput, TraceNode, TraceOptions, Tree, trace,
+use minimax_move::engine::{
+    Algorithm, CutoffBound, TraceError, TraceInput, TraceNode, TraceOptions, Tree,
 };
+
+use crate::door::trace;
 use minimax_move::engine::{Geometry, Player, Position, Scoring};
 
 use crate::oracle::{Shape, Win};

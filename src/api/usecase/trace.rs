@@ -8,7 +8,7 @@ use crate::api::problem::ApiError;
 use crate::api::problem::ProblemCode;
 use crate::api::state::AppState;
 use crate::api::wire::{TraceResponse, ValidTrace};
-use crate::engine::trace::{TraceError, TraceOptions};
+use crate::engine::{TraceError, TraceOptions};
 
 /// Traces on the bounded blocking pool under a search slot, stopped at the server's longest
 /// time limit or when the caller goes away.

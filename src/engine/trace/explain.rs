@@ -75,14 +75,23 @@ fn listed(names: &[String]) -> String {
     }
 }
 
-/// The trace in a few plain sentences.
-///
-/// ```
-/// use minimax_move::engine::trace::{trace, explain, Tree, TraceInput, TraceOptions};
-/// let input = TraceInput::Tree(Tree::parse("((3 12 8)(2 4 6)(14 5 2))").unwrap());
-/// let result = trace(&input, &TraceOptions::default()).unwrap();
-/// assert!(explain(&input, &result, &TraceOptions::default()).starts_with("MAX moves to B, worth 3."));
-/// ```
+impl Trace {
+    /// The trace of `input` in a few plain sentences.
+    ///
+    /// ```
+    /// use minimax_move::engine::{Engine, Tree, TraceInput, TraceOptions};
+    /// let input = TraceInput::Tree(Tree::parse("((3 12 8)(2 4 6)(14 5 2))").unwrap());
+    /// let options = TraceOptions::default();
+    /// let result = Engine::default().trace(&input, &options).unwrap();
+    /// assert!(result.explanation(&input, &options).starts_with("MAX moves to B, worth 3."));
+    /// ```
+    #[must_use]
+    pub fn explanation(&self, input: &TraceInput, options: &super::TraceOptions) -> String {
+        explain(input, self, options)
+    }
+}
+
+/// The trace in a few plain sentences (see [`Trace::explanation`]).
 #[must_use]
 pub fn explain(input: &TraceInput, trace: &Trace, options: &super::TraceOptions) -> String {
     let mut text = match input {

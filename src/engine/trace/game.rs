@@ -8,7 +8,7 @@ use crate::engine::analysis::Scoring;
 use crate::engine::game::{Player, Position};
 
 /// What the search needs of a tree. Values are from MAX's point of view (the root's mover).
-pub(super) trait Game {
+pub(super) trait GameTree {
     /// A node of the tree.
     type State;
     /// What identifies a node for the transposition table.
@@ -32,7 +32,7 @@ pub(super) trait Game {
 /// A textbook tree; a state is a node's index in the flattened tree.
 pub(super) struct TreeGame(pub FlatTree);
 
-impl Game for TreeGame {
+impl GameTree for TreeGame {
     type State = usize;
     type Key = ();
 
@@ -173,7 +173,7 @@ impl PositionGame {
     }
 }
 
-impl Game for PositionGame {
+impl GameTree for PositionGame {
     type State = PositionState;
     type Key = Vec<Option<Player>>;
 

@@ -20,10 +20,10 @@
 //!   and 1.
 //!
 //! ```
-//! use minimax_move::engine::trace::{trace, Algorithm, Tree, TraceInput, TraceOptions};
+//! use minimax_move::engine::{Algorithm, Engine, Tree, TraceInput, TraceOptions};
 //! let tree = Tree::from_leaves(2, &[-1.0, 4.0, 2.0, 6.0, -3.0, -5.0, 0.0, 7.0]).unwrap();
 //! let options = TraceOptions { algorithm: Algorithm::AlphaBeta, ..TraceOptions::default() };
-//! let result = trace(&TraceInput::Tree(tree), &options).unwrap();
+//! let result = Engine::default().trace(&TraceInput::Tree(tree), &options).unwrap();
 //! assert_eq!(result.value, 4.0);
 //! assert_eq!(result.counts.minimax, Some(15));
 //! assert!(result.counts.alphabeta < result.counts.minimax);
@@ -44,21 +44,21 @@ use crate::engine::cancel::Cancel;
 
 use crate::engine::core::pool::Tables;
 use crate::engine::game::Position;
-pub use explain::{explain, outcome_of};
-use game::{Game, PositionGame, TreeGame};
+pub(crate) use explain::{explain, outcome_of};
+use game::{GameTree, PositionGame, TreeGame};
 use search::Search;
-pub use search::TABLE_POSITIONS;
+pub use search::TRACE_TABLE_POSITIONS;
 pub(crate) use search::TraceTable;
 pub use tree::{MAX_TREE_DEPTH, MAX_TREE_NODES, Tree, TreeError};
 
 /// The most nodes one algorithm may visit in a trace (the largest exact count it reports).
-pub const MAX_WORK: u64 = 2_000_000;
+pub const TRACE_MAX_WORK: u64 = 2_000_000;
 
 /// The most nodes a trace lists by default.
-pub const DEFAULT_LISTED: usize = 1_000;
+pub const TRACE_DEFAULT_LISTED: usize = 1_000;
 
 /// The most nodes a trace may list.
-pub const MAX_LISTED: usize = 10_000;
+pub const TRACE_MAX_LISTED: usize = 10_000;
 
 /// The search algorithm.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -140,8 +140,8 @@ impl Default for TraceOptions {
             ordering: false,
             scoring: Scoring::Depth,
             max_depth: None,
-            max_listed: DEFAULT_LISTED,
-            max_work: MAX_WORK,
+            max_listed: TRACE_DEFAULT_LISTED,
+            max_work: TRACE_MAX_WORK,
             deadline: None,
             cancel: Cancel::default(),
         }
@@ -168,7 +168,7 @@ pub enum TraceError {
 
 /// Whose turn it is at a node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Side {
+pub enum Role {
     /// The maximising side (the root's).
     Max,
     /// The minimising side.
@@ -248,7 +248,7 @@ pub struct TraceNode {
     /// Plies from the root.
     pub depth: u32,
     /// Who moves here.
-    pub side: Side,
+    pub role: Role,
     /// α on entry (−∞ when nothing bounds it; always so under plain minimax).
     pub alpha: f64,
     /// β on entry (+∞ when nothing bounds it).
@@ -274,7 +274,7 @@ pub struct TraceNode {
 /// The nodes each algorithm visits on the same input with the same options; `None` where it
 /// is more than [`TraceOptions::max_work`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counts {
+pub struct TraceCounts {
     /// Plain minimax.
     pub minimax: Option<u64>,
     /// Alpha-beta.
@@ -283,7 +283,7 @@ pub struct Counts {
     pub alphabeta_table: Option<u64>,
 }
 
-impl Counts {
+impl TraceCounts {
     fn set(&mut self, algorithm: Algorithm, nodes: Option<u64>) {
         match algorithm {
             Algorithm::Minimax => self.minimax = nodes,
@@ -334,7 +334,7 @@ pub struct Trace {
     /// Nodes the traced algorithm visited.
     pub nodes: u64,
     /// Nodes each algorithm visits.
-    pub counts: Counts,
+    pub counts: TraceCounts,
     /// Nodes listed under `root`.
     pub listed: usize,
     /// The deepest level listed.
@@ -352,22 +352,13 @@ pub struct Trace {
     pub alternatives: Vec<Alternative>,
 }
 
-/// Traces `input` under `options`.
+/// Traces `input` under `options`, with its transposition tables borrowed from `tables` (an
+/// engine's, under its memory budget).
 ///
 /// # Errors
 /// [`TraceError::TooLarge`] when the traced algorithm visits more than `max_work` nodes (the
 /// other algorithms' counts are then left out: `None`), [`TraceError::Stopped`] when cancelled
 /// or past the deadline.
-pub fn trace(input: &TraceInput, options: &TraceOptions) -> Result<Trace, TraceError> {
-    trace_in(
-        &Tables::with_budget(<TraceTable as crate::engine::core::pool::Renew>::BYTES),
-        input,
-        options,
-    )
-}
-
-/// [`trace`], with its transposition tables borrowed from `tables` (an engine's, under its
-/// memory budget).
 pub(crate) fn trace_in(
     tables: &Tables,
     input: &TraceInput,
@@ -390,10 +381,14 @@ pub(crate) fn trace_in(
     }
 }
 
-fn run<G: Game>(game: &G, options: &TraceOptions, tables: &Tables) -> Result<Trace, TraceError> {
+fn run<G: GameTree>(
+    game: &G,
+    options: &TraceOptions,
+    tables: &Tables,
+) -> Result<Trace, TraceError> {
     let mut counted = Search::new(game, options, options.algorithm, tables);
     counted.run()?;
-    let mut counts = Counts::default();
+    let mut counts = TraceCounts::default();
     counts.set(options.algorithm, Some(counted.nodes));
     for other in Algorithm::ALL {
         if other != options.algorithm {
@@ -444,7 +439,7 @@ fn listed_depth(per_depth: &[u64], max_listed: usize) -> u32 {
 
 /// Every root move with its exact value, searched by alpha-beta with a table and the full
 /// window, in index order; empty when that passes the work limit.
-fn alternatives<G: Game>(
+fn alternatives<G: GameTree>(
     game: &G,
     options: &TraceOptions,
     tables: &Tables,

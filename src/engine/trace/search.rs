@@ -1,5 +1,5 @@
 //! The traced search: plain minimax, alpha-beta (fail-soft, as AIMA writes it) and alpha-beta
-//! with a transposition table, over any [`Game`], recording the nodes down to a depth.
+//! with a transposition table, over any [`GameTree`], recording the nodes down to a depth.
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
@@ -7,9 +7,9 @@ use std::iter::once;
 
 use crate::engine::core::pool::{Pooled, Renew, Tables};
 
-use super::game::Game;
+use super::game::GameTree;
 use super::{
-    Algorithm, Cutoff, CutoffBound, Leaf, Side, TableBound, TableHit, TraceError, TraceNode,
+    Algorithm, Cutoff, CutoffBound, Leaf, Role, TableBound, TableHit, TraceError, TraceNode,
     TraceOptions,
 };
 
@@ -19,10 +19,10 @@ const CHECK_EVERY: u64 = 256;
 
 /// The most positions the transposition table of a traced search holds. Once full it stores no
 /// new position (those it holds are still updated), so its memory is fixed, whatever the board.
-pub const TABLE_POSITIONS: usize = 65_536;
+pub const TRACE_TABLE_POSITIONS: usize = 65_536;
 
 /// The table of one traced search with a table: each position under a 128-bit digest of its
-/// key, at most [`TABLE_POSITIONS`] of them, borrowed from the engine's [`Tables`] under their
+/// key, at most [`TRACE_TABLE_POSITIONS`] of them, borrowed from the engine's [`Tables`] under their
 /// budget.
 #[derive(Debug, Default)]
 pub(crate) struct TraceTable {
@@ -42,7 +42,7 @@ impl TraceTable {
 
     /// Stores `entry`, unless the table is full and does not hold the position yet.
     fn store(&mut self, digest: u128, entry: Entry) {
-        if self.entries.len() < TABLE_POSITIONS || self.entries.contains_key(&digest) {
+        if self.entries.len() < TRACE_TABLE_POSITIONS || self.entries.contains_key(&digest) {
             self.entries.insert(digest, entry);
         }
     }
@@ -52,11 +52,11 @@ impl Renew for TraceTable {
     // Made with room for every position it may hold, so it never grows: the buckets a hash map
     // needs for that many (at most twice as many, a power of two), each an entry and its
     // control byte.
-    const BYTES: usize = 2 * TABLE_POSITIONS * (size_of::<(u128, Entry)>() + 1);
+    const BYTES: usize = 2 * TRACE_TABLE_POSITIONS * (size_of::<(u128, Entry)>() + 1);
 
     fn fresh() -> Self {
         Self {
-            entries: HashMap::with_capacity(TABLE_POSITIONS),
+            entries: HashMap::with_capacity(TRACE_TABLE_POSITIONS),
         }
     }
 
@@ -103,7 +103,7 @@ struct Searched {
 }
 
 /// One run of one algorithm over a game.
-pub(super) struct Search<'a, G: Game> {
+pub(super) struct Search<'a, G: GameTree> {
     game: &'a G,
     options: &'a TraceOptions,
     algorithm: Algorithm,
@@ -126,7 +126,7 @@ pub(super) struct Search<'a, G: Game> {
     pub listed: usize,
 }
 
-impl<G: Game> Search<'_, G> {
+impl<G: GameTree> Search<'_, G> {
     /// The positions its table holds (0 without a table).
     #[cfg(test)]
     pub fn table_len(&self) -> usize {
@@ -134,7 +134,7 @@ impl<G: Game> Search<'_, G> {
     }
 }
 
-impl<'a, G: Game> Search<'a, G> {
+impl<'a, G: GameTree> Search<'a, G> {
     pub fn new(
         game: &'a G,
         options: &'a TraceOptions,
@@ -180,7 +180,7 @@ impl<'a, G: Game> Search<'a, G> {
         self.visit(state, depth, f64::NEG_INFINITY, f64::INFINITY, Some(mv))
     }
 
-    /// Counts a node, and stops the search past the work limit, at the deadline or when
+    /// TraceCounts a node, and stops the search past the work limit, at the deadline or when
     /// cancelled.
     fn enter(&mut self, depth: u32) -> Result<(), TraceError> {
         self.nodes += 1;
@@ -218,10 +218,10 @@ impl<'a, G: Game> Search<'a, G> {
             mv,
             label: self.game.label(state),
             depth,
-            side: if self.game.is_max(state) {
-                Side::Max
+            role: if self.game.is_max(state) {
+                Role::Max
             } else {
-                Side::Min
+                Role::Min
             },
             alpha,
             beta,

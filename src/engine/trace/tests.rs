@@ -50,7 +50,10 @@ fn the_table_of_a_trace_never_holds_more_than_its_cap() {
         matches!(result, Err(TraceError::TooLarge { .. })),
         "the search passes its work limit"
     );
-    assert_eq!(peak, TABLE_POSITIONS, "filled to its cap and no further");
+    assert_eq!(
+        peak, TRACE_TABLE_POSITIONS,
+        "filled to its cap and no further"
+    );
     drop(search);
     assert_eq!(
         tables.made(),

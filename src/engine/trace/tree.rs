@@ -13,7 +13,7 @@ pub const MAX_TREE_DEPTH: usize = 24;
 /// right. The root is a MAX node; levels alternate.
 ///
 /// ```
-/// use minimax_move::engine::trace::Tree;
+/// use minimax_move::engine::Tree;
 /// let tree = Tree::parse("((3 12 8)(2 4 6)(14 5 2))").unwrap();
 /// assert_eq!(tree, Tree::from_leaves(3, &[3.0, 12.0, 8.0, 2.0, 4.0, 6.0, 14.0, 5.0, 2.0]).unwrap());
 /// ```

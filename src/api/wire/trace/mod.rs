@@ -20,8 +20,8 @@ use super::geometry::request;
 use super::moves::parse_object;
 use super::schema::Board;
 use crate::api::problem::{ApiError, ProblemCode};
-use crate::engine::trace::{
-    Algorithm, MAX_LISTED, MAX_TREE_DEPTH, MAX_TREE_NODES, TraceInput, TraceOptions, Tree,
+use crate::engine::{
+    Algorithm, MAX_TREE_DEPTH, MAX_TREE_NODES, TRACE_MAX_LISTED, TraceInput, TraceOptions, Tree,
     TreeError,
 };
 use crate::engine::{Player, Rule, Scoring};
@@ -189,13 +189,13 @@ impl TryFrom<TraceRequest> for ValidTrace {
 
     fn try_from(request: TraceRequest) -> Result<Self, ApiError> {
         let max_listed = match request.max_nodes {
-            None => crate::engine::trace::DEFAULT_LISTED,
+            None => crate::engine::TRACE_DEFAULT_LISTED,
             Some(n @ 1..=10_000) => n as usize,
             Some(n) => {
                 return Err(ApiError::invalid(
                     ProblemCode::InvalidRequest,
                     "/max_nodes",
-                    format!("max_nodes must be between 1 and {MAX_LISTED}, got {n}"),
+                    format!("max_nodes must be between 1 and {TRACE_MAX_LISTED}, got {n}"),
                 ));
             }
         };

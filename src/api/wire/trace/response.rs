@@ -3,9 +3,9 @@
 use serde::{Serialize, Serializer};
 use utoipa::ToSchema;
 
-use crate::engine::trace::{
-    Algorithm, Alternative, Cutoff, CutoffBound, Leaf, Side, TableBound, TableHit, Trace,
-    TraceInput, TraceNode, TraceOptions, explain, outcome_of,
+use crate::engine::{
+    Algorithm, Alternative, Cutoff, CutoffBound, Leaf, Role, TableBound, TableHit, Trace,
+    TraceInput, TraceNode, TraceOptions, explain_trace, outcome_of,
 };
 use crate::engine::{OutcomeOrUnknown, Player};
 
@@ -161,9 +161,9 @@ impl From<TraceNode> for TraceNodeBody {
             mv: node.mv,
             label: node.label,
             depth: node.depth,
-            player: match node.side {
-                Side::Max => NodeSide::Max,
-                Side::Min => NodeSide::Min,
+            player: match node.role {
+                Role::Max => NodeSide::Max,
+                Role::Min => NodeSide::Min,
             },
             alpha: node.alpha,
             beta: node.beta,
@@ -300,7 +300,7 @@ impl TraceResponse {
         let outcome = |value: f64, estimate: bool| {
             is_position.then(|| OutcomeOrUnknown(outcome_of(value, estimate)))
         };
-        let explanation = explain(input, &trace, options);
+        let explanation = explain_trace(input, &trace, options);
         Self {
             algorithm: trace.algorithm,
             value: trace.value,
