@@ -9,15 +9,16 @@ use std::time::Instant;
 
 use crate::engine::analysis::{Analysis, Scoring};
 use crate::engine::cancel::Cancel;
+use crate::engine::core::job::Job;
 use crate::engine::core::pool::{Renew, Tables};
 use crate::engine::game::Game;
 use crate::engine::game::{Geometry, PlayError, Played, Position};
 use crate::engine::gravity;
-use crate::engine::limits::{Job, SearchLimits, WORK_PER_MS_TIMES_CELLS};
+use crate::engine::limits::{SearchLimits, WORK_PER_MS_TIMES_CELLS};
 use crate::engine::progress::Progress;
 use crate::engine::review::Review;
 use crate::engine::suggest::{SuggestOptions, Suggestion};
-use crate::engine::{Trace, TraceError, TraceInput, TraceOptions};
+use crate::engine::trace::{Trace, TraceError, TraceInput, TraceOptions};
 
 /// What an engine is built for: the searches it runs at once, and the bounds of its limits
 /// policy.

@@ -3,10 +3,8 @@
 
 use std::time::Instant;
 
-use crate::engine::analysis::Scoring;
 use crate::engine::cancel::Cancel;
-use crate::engine::core::pool::Tables;
-use crate::engine::game::{Geometry, Position};
+use crate::engine::game::Geometry;
 use crate::engine::progress::Progress;
 
 /// Bounds on a search. The 3 × 3 table ignores them: it is always exact.
@@ -83,26 +81,5 @@ impl SearchLimits {
     #[must_use]
     pub fn work_at_rate(geometry: Geometry, millis: u64, rate: u64) -> u64 {
         millis.saturating_mul(rate) / geometry.cells().max(1) as u64
-    }
-}
-
-/// One analysis to run: the position, how its scores are counted, what bounds the search and
-/// the engine's tables to search with. Every family's search takes one.
-#[derive(Clone, Copy)]
-pub(crate) struct Job<'a> {
-    /// The engine's tables.
-    pub tables: &'a Tables,
-    /// The position to analyse.
-    pub position: &'a Position,
-    /// How scores are counted.
-    pub scoring: Scoring,
-    /// What bounds the search.
-    pub limits: &'a SearchLimits,
-}
-
-impl<'a> Job<'a> {
-    /// The tables, the position, the scoring and the limits, in that order.
-    pub fn parts(self) -> (&'a Tables, &'a Position, Scoring, &'a SearchLimits) {
-        (self.tables, self.position, self.scoring, self.limits)
     }
 }

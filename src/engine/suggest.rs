@@ -7,10 +7,11 @@ use rand_chacha::rand_core::{RngCore, SeedableRng};
 
 use crate::engine::analysis::{Analysis, MoveScore, Scoring, Value, best_of};
 use crate::engine::choose::{Difficulty, TieBreak, choose};
+use crate::engine::core::job::Job;
 use crate::engine::core::pool::Tables;
 use crate::engine::explain::explanation;
 use crate::engine::game::{Played, Player, Position};
-use crate::engine::limits::{Job, SearchLimits};
+use crate::engine::limits::SearchLimits;
 
 /// Everything [`Engine::suggest`](crate::engine::Engine::suggest) needs besides the position. All of it is plain data: the randomness
 /// comes from [`seed`](Self::seed), so the same options give the same suggestion.

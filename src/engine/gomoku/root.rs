@@ -15,11 +15,12 @@ use crate::engine::analysis::{Analysis, Evaluation, MoveScore, Scoring};
 use crate::engine::core::budget::Budget;
 use crate::engine::core::deadline::Deadline;
 use crate::engine::core::deepening::{self, Deepening, Pass};
+use crate::engine::core::job::Job;
 use crate::engine::core::score::{self, EvalScale};
 use crate::engine::core::side::Side;
 use crate::engine::core::table::{Replacement, Table};
 use crate::engine::game::Position;
-use crate::engine::limits::{Job, SearchLimits};
+use crate::engine::limits::SearchLimits;
 use crate::engine::progress::{Iteration, Progress};
 
 /// The evaluation on the estimate scale: a window sum ahead by 300, about a live three and a two

@@ -57,9 +57,10 @@ pub use score::pons_score;
 pub(crate) use table::Table;
 
 use crate::engine::analysis::{Analysis, Value};
+use crate::engine::core::job::Job;
 use crate::engine::core::pool::Tables;
 use crate::engine::game::{Geometry, Position};
-use crate::engine::limits::{Job, SearchLimits};
+use crate::engine::limits::SearchLimits;
 
 /// The most rows, and the most columns, a board may have: the engine's longest side, the
 /// size of the solver's per-column arrays.

@@ -10,9 +10,10 @@ use super::score::evaluation;
 use super::search::{Prover, budget_of};
 use super::table::{Bounds, Table};
 use crate::engine::analysis::{Analysis, MoveScore, Scoring};
+use crate::engine::core::job::Job;
 use crate::engine::core::pool::Tables;
 use crate::engine::game::{Geometry, Position};
-use crate::engine::limits::{Job, SearchLimits};
+use crate::engine::limits::SearchLimits;
 
 /// Whether the board's bits (each column with a sentinel bit) fit a `u64`.
 pub const fn fits_u64(geometry: Geometry) -> bool {

@@ -67,8 +67,8 @@ use threats::Vcf;
 #[cfg(doc)]
 use crate::engine::analysis::Evaluation;
 use crate::engine::analysis::{Analysis, MoveScore, Scoring};
+use crate::engine::core::job::Job;
 use crate::engine::game::{Position, Rule};
-use crate::engine::limits::Job;
 use params::{THREAT_MIN_K, VCF_MAX_FOURS, VCF_ROOT_BUDGET};
 
 /// Searches a position that is neither 3 × 3 tic-tac-toe nor a big board.
