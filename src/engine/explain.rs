@@ -4,28 +4,6 @@ use crate::engine::analysis::{MoveScore, Outcome, Value};
 use crate::engine::choose::immediate_wins;
 use crate::engine::game::{GameResult, Geometry, Player, Position};
 
-/// How sentences name the cell `index`: its coordinate in board notation (`h8`) on gomoku boards
-/// ([`Geometry::names_cells`]), its column counted from 1 as players count them (`column 4`) on
-/// gravity boards, else its index.
-///
-/// ```
-/// use minimax_move::engine::{Geometry, cell_name};
-/// assert_eq!(cell_name(Geometry::new(15, 15, 5).unwrap(), 112), "h8");
-/// assert_eq!(cell_name(Geometry::TIC_TAC_TOE, 4), "4");
-/// let connect_four = Geometry::new(6, 7, 4).unwrap().with_gravity(true).unwrap();
-/// assert_eq!(cell_name(connect_four, 38), "column 4");
-/// ```
-#[must_use]
-pub fn cell_name(geometry: Geometry, index: usize) -> String {
-    if geometry.is_gravity() {
-        format!("column {}", geometry.column_of(index) + 1)
-    } else if geometry.names_cells() {
-        geometry.coordinate(index)
-    } else {
-        index.to_string()
-    }
-}
-
 /// An estimate rounded for people: two decimals, or three when two would round it to ±1 (which
 /// only a proven result reaches).
 ///
@@ -88,7 +66,7 @@ pub fn line_name(geometry: Geometry, line: &[usize]) -> String {
     let (first, last) = (line[0], line[line.len() - 1]);
     let cells = line
         .iter()
-        .map(|&i| cell_name(geometry, i))
+        .map(|&i| geometry.cell_name(i))
         .collect::<Vec<_>>()
         .join("-");
     if geometry.is_tic_tac_toe() {
@@ -170,7 +148,7 @@ pub fn explanation(
     let me = position.to_move();
     let them = me.opponent();
     let geometry = position.geometry();
-    let i = cell_name(geometry, chosen.index);
+    let i = geometry.cell_name(chosen.index);
     if let Some(result) = result {
         return match result.winner {
             Some(_) => {
@@ -193,7 +171,7 @@ pub fn explanation(
     if chosen.index != best.index && chosen.value.score() < best.value.score() {
         verb = format!(
             "{verb}, passing over the stronger {} at this difficulty",
-            cell_name(geometry, best.index)
+            geometry.cell_name(best.index)
         );
     }
     let moves_for = |plies: u32| plies.div_ceil(2);
@@ -227,11 +205,11 @@ pub fn explanation(
 /// number of winning cells it leaves (the last one wins).
 fn forced_win(geometry: Geometry, me: Player, attacks: &[(usize, usize)]) -> String {
     let (last, rest) = attacks.split_last().expect("a forcing line has moves");
-    let last = cell_name(geometry, last.0);
+    let last = geometry.cell_name(last.0);
     if geometry.k() == 5 {
         let list = rest
             .iter()
-            .map(|&(cell, _)| cell_name(geometry, cell))
+            .map(|&(cell, _)| geometry.cell_name(cell))
             .collect::<Vec<_>>()
             .join(", then ");
         return format!("{me} wins by force: four at {list}, and five at {last}.");
@@ -244,7 +222,7 @@ fn forced_win(geometry: Geometry, me: Player, attacks: &[(usize, usize)]) -> Str
             } else {
                 "a threat"
             };
-            format!("{threat} at {}", cell_name(geometry, cell))
+            format!("{threat} at {}", geometry.cell_name(cell))
         })
         .collect::<Vec<_>>()
         .join(", then ");

@@ -58,7 +58,7 @@ pub use analysis::OutcomeOrUnknown;
 pub use analysis::{Analysis, Evaluation, MoveScore, Outcome, Scoring, Value, best_of};
 pub use cancel::Cancel;
 pub use choose::{Difficulty, TieBreak, choose, immediate_wins};
-pub use explain::{cell_name, explanation, in_a_row, line_name, rounded};
+pub use explain::{explanation, in_a_row, line_name, rounded};
 pub use facade::{Engine, EngineSettings, slot_bytes};
 pub use game::renju;
 pub use game::{

@@ -23,7 +23,6 @@ use std::time::Instant;
 
 use crate::engine::analysis::{Analysis, Outcome, Value};
 use crate::engine::core::pool::Tables;
-use crate::engine::explain::cell_name;
 use crate::engine::game::{Game, GameResult, Player, Position};
 use crate::engine::limits::SearchLimits;
 use crate::engine::progress::Progress;
@@ -463,7 +462,7 @@ fn sentence(game: &Game, moves: &[ReviewedMove], turning_point: Option<usize>) -
         return format!("{ending}, and no move gave anything away.");
     };
     // Cells as the game names them: "h8" on gomoku boards, "column 4" (from 1) on gravity ones.
-    let name = |cell| cell_name(game.geometry(), cell);
+    let name = |cell| game.geometry().cell_name(cell);
     let played = if game.geometry().is_gravity() {
         format!("in {}", name(m.cell))
     } else {

@@ -14,8 +14,7 @@ use crate::api::wire::{
     ReviewResponse,
 };
 use crate::engine::{
-    Geometry, Outcome, OutcomeOrUnknown, Player, Rule, Value as MoveValue, cell_name, line_name,
-    rounded,
+    Geometry, Outcome, OutcomeOrUnknown, Player, Rule, Value as MoveValue, line_name, rounded,
 };
 
 /// The text of a tool's answer. `arguments` are the call's (for the board's shape, and for
@@ -190,7 +189,7 @@ impl Shape {
     /// The cell `index` as the game names it: `4`, `h8`, `column 4`.
     fn name(&self, index: usize) -> String {
         if index < self.geometry.cells() {
-            cell_name(self.geometry, index)
+            self.geometry.cell_name(index)
         } else {
             index.to_string()
         }

@@ -252,6 +252,28 @@ impl Geometry {
         !self.gravity && (self.k == 5 || self.is_big())
     }
 
+    /// How sentences name the cell `index`: its coordinate in board notation (`h8`) on gomoku boards
+    /// ([`Geometry::names_cells`]), its column counted from 1 as players count them (`column 4`) on
+    /// gravity boards, else its index.
+    ///
+    /// ```
+    /// use minimax_move::engine::Geometry;
+    /// assert_eq!(Geometry::new(15, 15, 5).unwrap().cell_name(112), "h8");
+    /// assert_eq!(Geometry::TIC_TAC_TOE.cell_name(4), "4");
+    /// let connect_four = Geometry::new(6, 7, 4).unwrap().with_gravity(true).unwrap();
+    /// assert_eq!(connect_four.cell_name(38), "column 4");
+    /// ```
+    #[must_use]
+    pub fn cell_name(self, index: usize) -> String {
+        if self.is_gravity() {
+            format!("column {}", self.column_of(index) + 1)
+        } else if self.names_cells() {
+            self.coordinate(index)
+        } else {
+            index.to_string()
+        }
+    }
+
     /// The cell `index` in gomoku's board notation: its column as a letter from `a` (left), its
     /// row as a number from 1 (the bottom row), as renju and Gomocup boards write it. The centre
     /// of 15 × 15 is `h8`; 20 × 20 runs from `a1` to `t20`.

@@ -3,7 +3,7 @@
 
 use super::{Algorithm, Alternative, Trace, TraceInput};
 use crate::engine::analysis::{Outcome, Scoring};
-use crate::engine::explain::{cell_name, rounded};
+use crate::engine::explain::rounded;
 use crate::engine::game::{Geometry, Position};
 
 /// What a position's value means for MAX: its outcome when proven, `None` when `estimate` and
@@ -138,7 +138,7 @@ fn position_sentences(position: &Position, trace: &Trace, scoring: Scoring) -> S
     let outcome = outcome_of(trace.value, trace.estimate);
     let mut text = format!(
         "{player} plays {}: {} (value {}).",
-        cell_name(geometry, best),
+        geometry.cell_name(best),
         outcome_phrase(outcome, trace.value, geometry, scoring),
         position_value(trace.value)
     );
@@ -149,7 +149,7 @@ fn position_sentences(position: &Position, trace: &Trace, scoring: Scoring) -> S
             Some(o) => verb(o).to_owned(),
             None => format!("are estimated at {}", rounded(a.value)),
         };
-        let name = cell_name(geometry, a.mv);
+        let name = geometry.cell_name(a.mv);
         match groups.iter_mut().find(|(p, _)| *p == phrase) {
             Some((_, names)) => names.push(name),
             None => groups.push((phrase, vec![name])),
