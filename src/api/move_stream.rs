@@ -24,7 +24,7 @@ use super::usecase::slots::reserve_slot;
 use super::wire::ValidRequest;
 use crate::api::problem::ApiError;
 use crate::api::state::AppState;
-use crate::engine::{Iteration, MoveScore, OutcomeOrUnknown, Progress, Value as MoveValue};
+use crate::engine::{Iteration, MoveScore, MoveValue, OutcomeOrUnknown, Progress};
 
 /// The data of a `progress` event: what the search knows after one more completed iteration.
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -1,4 +1,4 @@
-//! What the engine knows about a position: every legal move with its [`Value`], and the best one.
+//! What the engine knows about a position: every legal move with its [`MoveValue`], and the best one.
 //!
 //! These are plain data types shared by the solved table, the search and [`Engine::suggest`](super::Engine::suggest);
 //! they depend on neither, so the engine has no import cycle.
@@ -59,14 +59,14 @@ pub enum Evaluation {
 /// variant, so they cannot disagree.
 ///
 /// ```
-/// use minimax_move::engine::{Outcome, Value};
-/// let win = Value::Proven { outcome: Outcome::Win, plies: 1, score: 9 };
+/// use minimax_move::engine::{Outcome, MoveValue};
+/// let win = MoveValue::Proven { outcome: Outcome::Win, plies: 1, score: 9 };
 /// assert_eq!((win.score(), win.outcome(), win.plies(), win.is_exact()), (9.0, Some(Outcome::Win), Some(1), true));
-/// let guess = Value::Estimate(0.25);
+/// let guess = MoveValue::Estimate(0.25);
 /// assert_eq!((guess.outcome(), guess.plies(), guess.is_exact()), (None, None, false));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Value {
+pub enum MoveValue {
     /// Proven by the solved table or by search.
     Proven {
         /// What best play gives the mover.
@@ -81,7 +81,7 @@ pub enum Value {
     Estimate(f64),
 }
 
-impl Value {
+impl MoveValue {
     /// The score as a number, for comparing moves.
     #[must_use]
     pub fn score(self) -> f64 {
@@ -122,9 +122,9 @@ impl Value {
     /// draw 0; `None` for an estimate.
     ///
     /// ```
-    /// use minimax_move::engine::{Outcome, Value};
+    /// use minimax_move::engine::{Outcome, MoveValue};
     /// // The centre of the empty 7 × 6 board wins with the 41st stone.
-    /// let centre = Value::Proven { outcome: Outcome::Win, plies: 41, score: 2 };
+    /// let centre = MoveValue::Proven { outcome: Outcome::Win, plies: 41, score: 2 };
     /// assert_eq!(centre.pons_score(42, 0), Some(1));
     /// ```
     #[must_use]
@@ -145,7 +145,7 @@ impl Value {
 
 /// Written as the bare score: an integer when proven, a fraction in (-1, 1) when estimated.
 #[cfg(feature = "serde")]
-impl serde::Serialize for Value {
+impl serde::Serialize for MoveValue {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match *self {
             Self::Proven { score, .. } => serializer.serialize_i32(score),
@@ -160,7 +160,7 @@ pub struct MoveScore {
     /// The cell to play, row-major from 0.
     pub index: usize,
     /// What the move is worth, from the mover's point of view.
-    pub value: Value,
+    pub value: MoveValue,
     /// Whether the value comes from a search of this move (or a proof). When false the move was
     /// not searched, and its value is the static evaluation of the position after it, kept
     /// below every searched move: the big-board engine searches only the candidate moves.
@@ -220,13 +220,13 @@ impl MoveScore {
                     Scoring::Depth => s,
                     Scoring::Classic => 10 * s.signum(),
                 };
-                Value::Proven {
+                MoveValue::Proven {
                     outcome,
                     plies: plies as u32,
                     score,
                 }
             }
-            Evaluation::Heuristic(h) => Value::Estimate(h.clamp(-0.999, 0.999)),
+            Evaluation::Heuristic(h) => MoveValue::Estimate(h.clamp(-0.999, 0.999)),
         };
         Self {
             index,

@@ -1,6 +1,6 @@
 //! Plain-language answers: a sentence a chatbot can say about a move.
 
-use crate::engine::analysis::{MoveScore, Outcome, Value};
+use crate::engine::analysis::{MoveScore, MoveValue, Outcome};
 use crate::engine::choose::immediate_wins;
 use crate::engine::game::{GameResult, Geometry, Player, Position};
 
@@ -124,7 +124,7 @@ fn gravity_line_name(geometry: Geometry, line: &[usize]) -> String {
 
 /// One short sentence about the chosen move, such as "X takes 4 and wins at once, completing the
 /// middle row." or "O blocks at 2; with best play the game is a draw." Cells are named as
-/// [`cell_name`] names them: by coordinate on gomoku boards ("O blocks at h8"), by column on
+/// [`Geometry::cell_name`] names them: by coordinate on gomoku boards ("O blocks at h8"), by column on
 /// gravity boards ("X drops in column 4").
 ///
 /// `result` is how the game ended if the move ended it; `pv` is the expected line of play
@@ -176,7 +176,7 @@ pub fn explanation(
     }
     let moves_for = |plies: u32| plies.div_ceil(2);
     match chosen.value {
-        Value::Proven {
+        MoveValue::Proven {
             outcome: Outcome::Win,
             plies,
             ..
@@ -184,11 +184,11 @@ pub fn explanation(
             let n = moves_for(plies);
             format!("{verb} and forces a win within {n} moves of its own, this one included.")
         }
-        Value::Proven {
+        MoveValue::Proven {
             outcome: Outcome::Draw,
             ..
         } => format!("{verb}; with best play the game is a draw."),
-        Value::Proven {
+        MoveValue::Proven {
             outcome: Outcome::Loss,
             plies,
             ..
@@ -197,7 +197,7 @@ pub fn explanation(
             let s = if n == 1 { "" } else { "s" };
             format!("{verb}; {them} can still force a win, in {n} move{s} at the earliest.")
         }
-        Value::Estimate(h) => format!("{verb}; {}.", rating(me, h)),
+        MoveValue::Estimate(h) => format!("{verb}; {}.", rating(me, h)),
     }
 }
 
@@ -239,7 +239,7 @@ fn forcing_threats(
     chosen: &MoveScore,
     pv: &[usize],
 ) -> Option<Vec<(usize, usize)>> {
-    let Value::Proven {
+    let MoveValue::Proven {
         outcome: Outcome::Win,
         ..
     } = chosen.value
@@ -330,7 +330,7 @@ fn gravity_explanation(
         };
     }
     match chosen.value {
-        Value::Proven {
+        MoveValue::Proven {
             outcome: Outcome::Win,
             plies,
             ..
@@ -338,7 +338,7 @@ fn gravity_explanation(
             "{drops} and wins by the {} move.",
             ordinal(played + plies as usize)
         ),
-        Value::Proven {
+        MoveValue::Proven {
             outcome: Outcome::Loss,
             plies,
             ..
@@ -347,8 +347,8 @@ fn gravity_explanation(
             me.opponent(),
             ordinal(played + plies as usize)
         ),
-        Value::Proven { .. } => format!("{drops}; with best play the game is a draw."),
-        Value::Estimate(h) => format!("{drops}; {}.", rating(me, h)),
+        MoveValue::Proven { .. } => format!("{drops}; with best play the game is a draw."),
+        MoveValue::Estimate(h) => format!("{drops}; {}.", rating(me, h)),
     }
 }
 

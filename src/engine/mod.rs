@@ -24,7 +24,7 @@
 //! - the game: [`Geometry`] (the board's shape and its winning lines, computed once per
 //!   geometry), [`Player`], [`Rule`], [`Position`] (a legal position in play) and the game record
 //!   ([`Game`]);
-//! - the analysis types ([`Value`], [`MoveScore`], [`Analysis`]) and the bounds of a search
+//! - the analysis types ([`MoveValue`], [`MoveScore`], [`Analysis`]) and the bounds of a search
 //!   ([`SearchLimits`]);
 //! - the search core every search shares: scores, the work budget, iterative deepening, and the
 //!   tables, borrowed from the engine's own set under one memory budget;
@@ -55,7 +55,7 @@ mod trace;
 
 #[cfg(feature = "serde")]
 pub use analysis::OutcomeOrUnknown;
-pub use analysis::{Analysis, Evaluation, MoveScore, Outcome, Scoring, Value, best_of};
+pub use analysis::{Analysis, Evaluation, MoveScore, MoveValue, Outcome, Scoring, best_of};
 pub use cancel::Cancel;
 pub use choose::{Difficulty, TieBreak, choose, immediate_wins};
 pub use explain::{explanation, in_a_row, line_name, rounded};

@@ -21,7 +21,7 @@
 
 use std::time::Instant;
 
-use crate::engine::analysis::{Analysis, Outcome, Value};
+use crate::engine::analysis::{Analysis, MoveValue, Outcome};
 use crate::engine::core::pool::Tables;
 use crate::engine::game::{Game, GameResult, Player, Position};
 use crate::engine::limits::SearchLimits;
@@ -100,23 +100,24 @@ impl Label {
     /// The label of a move worth `played` where the best move is worth `best` (depth scoring).
     ///
     /// ```
-    /// use minimax_move::engine::{Label, Outcome, Value};
-    /// let win = |plies, score| Value::Proven { outcome: Outcome::Win, plies, score };
-    /// let draw = Value::Proven { outcome: Outcome::Draw, plies: 4, score: 0 };
+    /// use minimax_move::engine::{Label, Outcome, MoveValue};
+    /// let win = |plies, score| MoveValue::Proven { outcome: Outcome::Win, plies, score };
+    /// let draw = MoveValue::Proven { outcome: Outcome::Draw, plies: 4, score: 0 };
     /// assert_eq!(Label::of(win(1, 9), win(1, 9)), Label::Best);
     /// assert_eq!(Label::of(win(1, 9), win(3, 7)), Label::Good);
     /// assert_eq!(Label::of(win(1, 9), draw), Label::Blunder);
-    /// assert_eq!(Label::of(Value::Estimate(0.3), Value::Estimate(0.2)), Label::Inaccuracy);
+    /// assert_eq!(Label::of(MoveValue::Estimate(0.3), MoveValue::Estimate(0.2)), Label::Inaccuracy);
     /// ```
     #[must_use]
-    pub fn of(best: Value, played: Value) -> Self {
+    pub fn of(best: MoveValue, played: MoveValue) -> Self {
         // A move that lets the opponent win at once (a proven loss in 2) when the best move does
         // not is a blunder, even where the best move loses later; so is a proven loss where the
         // best move is not known to lose, whatever the estimate says.
-        let loses_at_once = |v: Value| v.outcome() == Some(Outcome::Loss) && v.plies() <= Some(2);
+        let loses_at_once =
+            |v: MoveValue| v.outcome() == Some(Outcome::Loss) && v.plies() <= Some(2);
         let best_holds = match best {
-            Value::Estimate(h) => h > -FOUND,
-            Value::Proven { outcome, .. } => outcome != Outcome::Loss,
+            MoveValue::Estimate(h) => h > -FOUND,
+            MoveValue::Proven { outcome, .. } => outcome != Outcome::Loss,
         };
         let lost = played.outcome() == Some(Outcome::Loss);
         if (loses_at_once(played) && !loses_at_once(best)) || (lost && best_holds) {
@@ -158,7 +159,7 @@ const fn rank(outcome: Outcome) -> u8 {
 /// A value on the one scale estimates and proofs share: a proven win 1, a draw 0, a loss -1, an
 /// estimate its own value.
 #[must_use]
-fn on_estimate_scale(value: Value) -> f64 {
+fn on_estimate_scale(value: MoveValue) -> f64 {
     match value.outcome() {
         Some(outcome) => f64::from(rank(outcome)) - 1.0,
         None => value.score(),
@@ -177,9 +178,9 @@ pub struct ReviewedMove {
     /// Every move of the best value in that position, ascending.
     pub best: Vec<usize>,
     /// The best value, from the mover's view, under depth scoring.
-    pub best_value: Value,
+    pub best_value: MoveValue,
     /// The played move's value, from the mover's view, under depth scoring.
-    pub value: Value,
+    pub value: MoveValue,
     /// What the move gave up: `best_value - value` in depth-score points when both are proven,
     /// else on the estimate scale (see the module docs). Never negative.
     pub cost: f64,

@@ -5,7 +5,7 @@
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 
-use crate::engine::analysis::{Analysis, MoveScore, Scoring, Value, best_of};
+use crate::engine::analysis::{Analysis, MoveScore, MoveValue, Scoring, best_of};
 use crate::engine::choose::{Difficulty, TieBreak, choose};
 use crate::engine::core::job::Job;
 use crate::engine::core::pool::Tables;
@@ -111,7 +111,7 @@ fn legal_only(position: &Position, analysis: &mut Analysis) {
             .into_iter()
             .map(|index| MoveScore {
                 index,
-                value: Value::Estimate(0.0),
+                value: MoveValue::Estimate(0.0),
                 searched: false,
             })
             .collect();
@@ -232,7 +232,7 @@ mod tests {
             .empty_cells()
             .map(|index| MoveScore {
                 index,
-                value: Value::Estimate(value(index)),
+                value: MoveValue::Estimate(value(index)),
                 searched: true,
             })
             .collect();

@@ -9,7 +9,7 @@ use super::board::{Board, BoardError};
 use super::clock::Timing;
 use super::command::{BoardLine, Command, CommandError, Info, Stone};
 use crate::engine::renju::Foul;
-use crate::engine::{Cancel, Engine, Outcome, Position, Rule, SuggestOptions, Value};
+use crate::engine::{Cancel, Engine, MoveValue, Outcome, Position, Rule, SuggestOptions};
 
 /// Why a command is refused; its text follows `ERROR` on the answer.
 #[derive(Debug, Error)]
@@ -338,23 +338,23 @@ fn think(
 }
 
 /// A move's value as the `MESSAGE` says it: `win in 3`, `loss in 4`, `draw`, or an estimate.
-fn score(value: Value) -> String {
+fn score(value: MoveValue) -> String {
     match value {
-        Value::Proven {
+        MoveValue::Proven {
             outcome: Outcome::Win,
             plies,
             ..
         } => format!("win in {plies}"),
-        Value::Proven {
+        MoveValue::Proven {
             outcome: Outcome::Loss,
             plies,
             ..
         } => format!("loss in {plies}"),
-        Value::Proven {
+        MoveValue::Proven {
             outcome: Outcome::Draw,
             ..
         } => "draw".to_owned(),
-        Value::Estimate(estimate) => format!("{estimate:+.3}"),
+        MoveValue::Estimate(estimate) => format!("{estimate:+.3}"),
     }
 }
 

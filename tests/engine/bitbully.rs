@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 
 use crate::door::solve;
-use minimax_move::engine::{Geometry, Outcome, Player, Position, SearchLimits, Value};
+use minimax_move::engine::{Geometry, MoveValue, Outcome, Player, Position, SearchLimits};
 
 /// 8-stone positions solved in the suite (about half a second each); the `--ignored` tier
 /// solves the next ones.
@@ -90,7 +90,11 @@ fn check_solver(samples: &[&Sample]) -> usize {
     for sample in samples {
         let (outcome, plies) = expected(sample);
         let value = solve(&position(&sample.board), &SearchLimits::default()).value;
-        assert!(matches!(value, Value::Proven { .. }), "{}", sample.board);
+        assert!(
+            matches!(value, MoveValue::Proven { .. }),
+            "{}",
+            sample.board
+        );
         assert_eq!(
             value.outcome(),
             Some(outcome),

@@ -16,7 +16,7 @@ use crate::door::suggest;
 use std::fmt::Write as _;
 
 use minimax_move::engine::{
-    Geometry, Player, Position, Scoring, SearchLimits, SuggestOptions, Value,
+    Geometry, MoveValue, Player, Position, Scoring, SearchLimits, SuggestOptions,
 };
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
@@ -50,14 +50,14 @@ fn mark(cell: Option<Player>) -> char {
     }
 }
 
-fn value(value: Value) -> String {
+fn value(value: MoveValue) -> String {
     match value {
-        Value::Proven {
+        MoveValue::Proven {
             outcome,
             plies,
             score,
         } => format!("{}/{plies}/{score}", outcome.as_str()),
-        Value::Estimate(estimate) => format!("~{estimate:?}"),
+        MoveValue::Estimate(estimate) => format!("~{estimate:?}"),
     }
 }
 

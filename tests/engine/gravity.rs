@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 
 use crate::oracle::{EMPTY, Memo, Shape, move_scores, value};
 use minimax_move::engine::{
-    Analysis, Cancel, Game, GameErrorKind, Geometry, Outcome, Player, Position, PositionError,
-    Scoring, SearchLimits, SuggestOptions, Value,
+    Analysis, Cancel, Game, GameErrorKind, Geometry, MoveValue, Outcome, Player, Position,
+    PositionError, Scoring, SearchLimits, SuggestOptions,
 };
 
 fn unlimited() -> SearchLimits {
@@ -175,10 +175,10 @@ fn oracle_value(board: &Plain, memo: &mut Memo) -> i32 {
 }
 
 /// The depth score of a value found under depth scoring.
-fn depth_score(value: Value) -> i32 {
+fn depth_score(value: MoveValue) -> i32 {
     match value {
-        Value::Proven { score, .. } => score,
-        Value::Estimate(h) => panic!("an unlimited search proves every column, got {h}"),
+        MoveValue::Proven { score, .. } => score,
+        MoveValue::Estimate(h) => panic!("an unlimited search proves every column, got {h}"),
     }
 }
 
@@ -232,7 +232,7 @@ fn check_against_oracle(board: &mut Plain, memo: &mut Memo) {
     // The cheaper root solve agrees, and the Pons score matches the length.
     let root = solve(&position, &unlimited()).value;
     assert_eq!(depth_score(root), best, "root of {:?}", board.code());
-    if let Value::Proven { outcome, plies, .. } = root {
+    if let MoveValue::Proven { outcome, plies, .. } = root {
         let expected_pons = match outcome {
             Outcome::Draw => 0,
             Outcome::Win => pons_score(cells, board.stones, plies as usize),
@@ -664,7 +664,7 @@ fn a_10x10_board_is_taken_and_answered_honestly_within_its_budget() {
     let analysis = analyse(&empty, &limits);
     assert_eq!(analysis.moves.len(), 10);
     for m in &analysis.moves {
-        if let Value::Estimate(h) = m.value {
+        if let MoveValue::Estimate(h) = m.value {
             assert!(h > -1.0 && h < 1.0, "{h}");
         }
     }
@@ -720,8 +720,8 @@ fn a_cancelled_search_returns_estimates_at_once() {
     let analysis = analyse(&connect_four(&columns), &limits);
     assert!(!analysis.is_exact());
     assert!(analysis.moves.iter().all(|m| match m.value {
-        Value::Estimate(h) => h > -1.0 && h < 1.0,
-        Value::Proven { .. } => true,
+        MoveValue::Estimate(h) => h > -1.0 && h < 1.0,
+        MoveValue::Proven { .. } => true,
     }));
 }
 

@@ -5,8 +5,8 @@ use crate::door::{analyze, suggest};
 use std::time::{Duration, Instant};
 
 use minimax_move::engine::{
-    Analysis, Geometry, Outcome, Player, Position, Scoring, SearchLimits, SuggestOptions, Value,
-    immediate_wins,
+    Analysis, Geometry, MoveValue, Outcome, Player, Position, Scoring, SearchLimits,
+    SuggestOptions, immediate_wins,
 };
 use proptest::prelude::*;
 
@@ -163,8 +163,8 @@ fn exact_score(analysis: &Analysis, index: usize) -> i32 {
         .find(|m| m.index == index)
         .expect("move listed");
     match m.value {
-        Value::Proven { score, .. } => score,
-        Value::Estimate(h) => panic!("move {index} has a heuristic score {h}"),
+        MoveValue::Proven { score, .. } => score,
+        MoveValue::Estimate(h) => panic!("move {index} has a heuristic score {h}"),
     }
 }
 
@@ -222,7 +222,7 @@ proptest! {
         prop_assert_eq!(analysis.best_move().index, best_index, "position {}", position);
         prop_assert_eq!(exact_score(&analysis, best_index), best_value, "position {}", position);
         for m in &analysis.moves {
-            if let Value::Proven { score: s, .. } = m.value {
+            if let MoveValue::Proven { score: s, .. } = m.value {
                 let truth = oracle.iter().find(|&&(i, _)| i == m.index).unwrap().1;
                 prop_assert_eq!(s, truth, "move {} of {}", m.index, position);
             }
@@ -266,10 +266,10 @@ proptest! {
         for m in &analysis.moves {
             let truth = oracle.iter().find(|&&(i, _)| i == m.index).unwrap().1;
             match m.value {
-                Value::Proven { score, .. } => {
+                MoveValue::Proven { score, .. } => {
                     prop_assert_eq!(score, truth, "move {} of {} at depth {}", m.index, position, max_depth);
                 }
-                Value::Estimate(h) => prop_assert!(h > -1.0 && h < 1.0),
+                MoveValue::Estimate(h) => prop_assert!(h > -1.0 && h < 1.0),
             }
         }
         if analysis.is_exact() {
@@ -455,7 +455,7 @@ fn max_depth_cuts_the_search_and_marks_it_inexact() {
     let best = analysis.best_move();
     assert_eq!(best.value.outcome(), None);
     assert_eq!(best.value.plies(), None);
-    assert!(matches!(best.value, Value::Estimate(h) if h > -1.0 && h < 1.0));
+    assert!(matches!(best.value, MoveValue::Estimate(h) if h > -1.0 && h < 1.0));
     for m in &analysis.moves {
         assert!(
             !m.value.is_exact(),
@@ -497,7 +497,7 @@ fn a_deadline_stops_the_search_even_in_its_first_iteration() {
     assert!(analysis.depth.is_some_and(|depth| depth >= 1));
     assert_eq!(analysis.moves.len(), 221);
     let best = analysis.best_move();
-    assert!(matches!(best.value, Value::Estimate(_)));
+    assert!(matches!(best.value, MoveValue::Estimate(_)));
     // Within two cells of the stones (rows 6 to 8, columns 7 and 8), not an arbitrary cell.
     let (row, col) = (best.index / 15, best.index % 15);
     assert!(
@@ -656,7 +656,7 @@ fn check_pv(position: &Position, analysis: &Analysis) -> bool {
         }
         player = player.opponent();
     }
-    let Value::Proven { outcome, plies, .. } = best.value else {
+    let MoveValue::Proven { outcome, plies, .. } = best.value else {
         return false;
     };
     let plies = plies as usize;

@@ -11,8 +11,8 @@ use std::collections::{HashMap, HashSet};
 use crate::tic_tac_toe::has_line;
 
 use minimax_move::engine::{
-    Analysis, GameResult, Geometry, MoveScore, Outcome, Player, Position, PositionError, Scoring,
-    SearchLimits, Value,
+    Analysis, GameResult, Geometry, MoveScore, MoveValue, Outcome, Player, Position, PositionError,
+    Scoring, SearchLimits,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -140,7 +140,7 @@ fn expected_table(moves: &[OracleMove], scoring: Scoring) -> Vec<MoveScore> {
         .iter()
         .map(|m| MoveScore {
             index: m.index,
-            value: Value::Proven {
+            value: MoveValue::Proven {
                 score: match scoring {
                     Scoring::Depth => m.depth,
                     Scoring::Classic => m.classic,
@@ -578,8 +578,8 @@ fn table_of(analysis: &Analysis) -> Vec<(usize, i32)> {
         .moves
         .iter()
         .map(|m| match m.value {
-            Value::Proven { score, .. } => (m.index, score),
-            Value::Estimate(h) => panic!("3x3 scores are exact, got {h}"),
+            MoveValue::Proven { score, .. } => (m.index, score),
+            MoveValue::Estimate(h) => panic!("3x3 scores are exact, got {h}"),
         })
         .collect()
 }
@@ -600,7 +600,7 @@ fn seed_board_with_depth_scoring_plays_4_for_9() {
         (best.index, best.value),
         (
             4,
-            Value::Proven {
+            MoveValue::Proven {
                 outcome: Outcome::Win,
                 plies: 1,
                 score: 9
@@ -650,7 +650,7 @@ fn empty_board_draws_everywhere_and_plays_0() {
         for m in &analysis.moves {
             assert_eq!(
                 m.value,
-                Value::Proven {
+                MoveValue::Proven {
                     outcome: Outcome::Draw,
                     plies: 9,
                     score: 0

@@ -9,7 +9,7 @@
 use crate::door::analyze;
 use minimax_move::api::wire::{ValidRequest, parse_body, parse_request};
 use minimax_move::engine::{
-    Geometry, Player, Position, Scoring, SearchLimits, Value as MoveValue, game_result,
+    Geometry, MoveValue, Player, Position, Scoring, SearchLimits, game_result,
 };
 use proptest::prelude::*;
 use serde_json::{Value, json};

@@ -12,7 +12,7 @@ use crate::door::analyze;
 use std::collections::HashMap;
 
 use minimax_move::engine::{
-    Geometry, Outcome, Player, Position, Rule, Scoring, SearchLimits, Value, renju,
+    Geometry, MoveValue, Outcome, Player, Position, Rule, Scoring, SearchLimits, renju,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -152,7 +152,7 @@ fn check_every_move(position: &Position, rule: Rule) -> usize {
     assert_eq!(listed, legal, "{rule} {position}: the moves listed");
     for m in &analysis.moves {
         let expected = oracle.move_value(&mut cells, m.index, player);
-        let Value::Proven { outcome, plies, .. } = m.value else {
+        let MoveValue::Proven { outcome, plies, .. } = m.value else {
             panic!(
                 "{rule} {position}: move {} is not proven: {:?}",
                 m.index, m.value

@@ -10,7 +10,7 @@
 
 use crate::door::analyze;
 use minimax_move::engine::{
-    Geometry, Outcome, Player, Position, Rule, Scoring, SearchLimits, Value,
+    Geometry, MoveValue, Outcome, Player, Position, Rule, Scoring, SearchLimits,
 };
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
@@ -200,7 +200,7 @@ fn check(position: &Position, brute_force: bool) -> Result<(), String> {
     }
     if !matches!(
         analysis.best_move().value,
-        Value::Proven { .. } | Value::Estimate(_)
+        MoveValue::Proven { .. } | MoveValue::Estimate(_)
     ) {
         unreachable!();
     }

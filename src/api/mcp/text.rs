@@ -14,7 +14,7 @@ use crate::api::wire::{
     ReviewResponse,
 };
 use crate::engine::{
-    Geometry, Outcome, OutcomeOrUnknown, Player, Rule, Value as MoveValue, line_name, rounded,
+    Geometry, MoveValue, Outcome, OutcomeOrUnknown, Player, Rule, line_name, rounded,
 };
 
 /// The text of a tool's answer. `arguments` are the call's (for the board's shape, and for

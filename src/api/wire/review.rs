@@ -9,8 +9,8 @@ use super::geometry::request;
 use super::moves::shape_error;
 use crate::api::problem::{ApiError, ProblemCode};
 use crate::engine::{
-    Game, Geometry, Label, OutcomeOrUnknown, Player, PlayerSummary, Review, ReviewedMove, Rule,
-    Value as MoveValue,
+    Game, Geometry, Label, MoveValue, OutcomeOrUnknown, Player, PlayerSummary, Review,
+    ReviewedMove, Rule,
 };
 
 request! {

@@ -27,17 +27,17 @@ use super::threat::Threat;
 /// Evaluation weights.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Weights {
-    /// Value of each line pattern, by [`Pattern`] order.
+    /// MoveValue of each line pattern, by [`Pattern`] order.
     pub pattern: [i32; Pattern::COUNT],
     /// Extra value of each combination, by [`Threat`] order.
     pub threat: [i32; Threat::COUNT],
-    /// Value of a live window by its number of stones (up to `k`, at most 6).
+    /// MoveValue of a live window by its number of stones (up to `k`, at most 6).
     pub window: [i32; 7],
     /// The same for the opponent of the side to move.
     pub window_opp: [i32; 7],
     /// Bonus of the side to move in the evaluation (its threats come first).
     pub tempo: i32,
-    /// Value of each empty cell where a side would make a combination, by [`Threat`] order: for
+    /// MoveValue of each empty cell where a side would make a combination, by [`Threat`] order: for
     /// the side to move (`[0]`) and for the opponent (`[1]`); each count is capped at
     /// [`THREAT_CELLS_CAP`].
     pub threat_cells: [[i32; Threat::COUNT]; 2],

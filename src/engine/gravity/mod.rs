@@ -4,9 +4,9 @@
 //! [`Geometry::MAX_GRAVITY_BITS`]).
 //!
 //! A gravity game is an engine [`Position`] whose geometry has gravity, and its answers are the
-//! engine's own [`Analysis`] and [`Value`]: the moves are the landing cells. Pons' scores, the
+//! engine's own [`Analysis`] and [`MoveValue`]: the moves are the landing cells. Pons' scores, the
 //! convention of the public Connect Four solver, are a view of those values
-//! ([`Value::pons_score`], [`column_scores`]).
+//! ([`MoveValue::pons_score`], [`column_scores`]).
 //!
 //! The solver follows Pascal Pons' Connect Four solver: the board as two bitboards with a
 //! sentinel row, negamax with alpha-beta on null windows narrowing the score from both sides,
@@ -19,7 +19,7 @@
 //! [`analyze`] scores every legal move; [`solve`] gives the position's own value (through the
 //! [`Engine`](crate::engine::Engine): `analyze`, `solve_gravity`, `column_scores`). Both take
 //! the engine's [`SearchLimits`] (work budget, deadline, cancel handle): a value the search
-//! proved is [`Value::Proven`], one it could not finish a [`Value::Estimate`] strictly inside
+//! proved is [`MoveValue::Proven`], one it could not finish a [`MoveValue::Estimate`] strictly inside
 //! (-1, 1).
 //!
 //! ```
@@ -56,7 +56,7 @@ pub use generate::{BookBuilder, build_book};
 pub use score::pons_score;
 pub(crate) use table::Table;
 
-use crate::engine::analysis::{Analysis, Value};
+use crate::engine::analysis::{Analysis, MoveValue};
 use crate::engine::core::job::Job;
 use crate::engine::core::pool::Tables;
 use crate::engine::game::{Geometry, Position};
@@ -70,7 +70,7 @@ const MAX_SIDE: usize = Geometry::MAX_SIDE as usize;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Solution {
     /// The value under depth scoring; its plies count from this position.
-    pub value: Value,
+    pub value: MoveValue,
     /// Nodes searched (0 when the book or the immediate rules answered).
     pub nodes: u64,
 }

@@ -6,7 +6,7 @@ use utoipa::ToSchema;
 use crate::api::wire::board::{BoardStyle, RenderedBoard};
 use crate::api::wire::game::{GameStatus, coordinate};
 use crate::api::wire::schema::Board;
-use crate::engine::Value as MoveValue;
+use crate::engine::MoveValue;
 use crate::engine::{Geometry, MoveScore, OutcomeOrUnknown, Player, Suggestion};
 
 /// The answer of `POST /v1/move`.

@@ -2,7 +2,7 @@
 
 use super::super::threats::tests::{board_after, cells_after};
 use super::*;
-use crate::engine::analysis::Value;
+use crate::engine::analysis::MoveValue;
 use crate::engine::core::pool::Tables;
 use crate::engine::game::{Geometry, Player};
 
@@ -82,7 +82,7 @@ fn under_a_vct_the_movers_own_threats_that_hold_stay_root_moves() {
     let analysis = half_a_second(&position);
     let best = analysis.moves.iter().find(|m| m.index == analysis.best);
     assert!(
-        best.is_some_and(|m| matches!(m.value, Value::Estimate(h) if h > estimate(MATE_BOUND))),
+        best.is_some_and(|m| matches!(m.value, MoveValue::Estimate(h) if h > estimate(MATE_BOUND))),
         "{best:?} {:?}",
         analysis.pv
     );
@@ -107,7 +107,7 @@ fn under_a_vct_a_quiet_attack_that_holds_stays_a_root_move() {
     assert_eq!(analysis.best, k7, "{:?}", analysis.pv);
     let best = analysis.moves.iter().find(|m| m.index == k7);
     assert!(
-        best.is_some_and(|m| matches!(m.value, Value::Estimate(h) if h > estimate(MATE_BOUND))),
+        best.is_some_and(|m| matches!(m.value, MoveValue::Estimate(h) if h > estimate(MATE_BOUND))),
         "{best:?}"
     );
 }
@@ -131,7 +131,7 @@ fn a_counter_attack_past_the_quiet_cap_refutes_a_false_win() {
         .find(|m| m.index == g14)
         .map(|m| m.value);
     assert!(
-        value.is_some_and(|v| matches!(v, Value::Estimate(h) if h < estimate(MATE_BOUND))),
+        value.is_some_and(|v| matches!(v, MoveValue::Estimate(h) if h < estimate(MATE_BOUND))),
         "{value:?}, best {} {:?}",
         analysis.best,
         analysis.pv
