@@ -55,16 +55,16 @@ pub enum BoardError {
 
 /// The game being played: the board's shape and its stones, row-major.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Board {
+pub struct BrainBoard {
     width: usize,
     height: usize,
     cells: Vec<Option<Stone>>,
     /// Whose move it is as far as the commands tell: the opponent's after the brain plays, the
-    /// owner's of a stone taken back. Only equal counts need it (see [`Board::forbidden`]).
+    /// owner's of a stone taken back. Only equal counts need it (see [`BrainBoard::forbidden`]).
     next: Stone,
 }
 
-impl Board {
+impl BrainBoard {
     /// Its number of cells, `width` × `height`.
     #[must_use]
     pub const fn cell_count(&self) -> usize {

@@ -5,7 +5,7 @@ use std::time::Instant;
 use thiserror::Error;
 
 use super::BrainOptions;
-use super::board::{Board, BoardError};
+use super::board::{BoardError, BrainBoard};
 use super::clock::Timing;
 use super::command::{BoardLine, Command, CommandError, Info, Stone};
 use crate::engine::renju::Foul;
@@ -17,7 +17,7 @@ enum Refusal {
     #[error(transparent)]
     Command(#[from] CommandError),
     #[error(transparent)]
-    Board(#[from] BoardError),
+    BrainBoard(#[from] BoardError),
 }
 
 /// The lines that answer a command, or why it is refused.
@@ -43,7 +43,7 @@ pub struct Brain {
     /// The engine it thinks with: one search at a time.
     engine: Engine,
     options: BrainOptions,
-    game: Option<Board>,
+    game: Option<BrainBoard>,
     /// Stones read so far while inside `BOARD` ... `DONE`, or the first error among them.
     board_block: Option<Result<Stones, CommandError>>,
     timing: Timing,
@@ -161,7 +161,7 @@ impl Brain {
                 game.place(x, y, Stone::Opponent)?;
                 self.play(game)
             }
-            Command::Board => {
+            Command::BrainBoard => {
                 self.game_mut()?;
                 self.board_block = Some(Ok(Vec::new()));
                 Ok(Vec::new())
@@ -194,7 +194,7 @@ impl Brain {
 
     fn new_game(&mut self, width: usize, height: usize) -> Reply {
         self.game = None;
-        self.game = Some(Board::new(width, height)?);
+        self.game = Some(BrainBoard::new(width, height)?);
         Ok(vec!["OK".to_owned()])
     }
 
@@ -213,7 +213,7 @@ impl Brain {
         Ok(())
     }
 
-    fn game_mut(&mut self) -> Result<&mut Board, BoardError> {
+    fn game_mut(&mut self) -> Result<&mut BrainBoard, BoardError> {
         self.game.as_mut().ok_or(BoardError::NoGame)
     }
 
@@ -226,7 +226,7 @@ impl Brain {
             Ok(Some(BoardLine::Stone { x, y, stone })) => {
                 // A block holds at most a stone a cell: past that nothing more is kept, however
                 // many lines come before `DONE`.
-                let limit = self.game.as_ref().map_or(0, Board::cell_count);
+                let limit = self.game.as_ref().map_or(0, BrainBoard::cell_count);
                 match &mut self.board_block {
                     Some(Ok(stones)) if stones.len() < limit => stones.push((x, y, stone)),
                     Some(Ok(_)) => self.spoil_board_block(CommandError::TooManyStones { limit }),
@@ -251,7 +251,7 @@ impl Brain {
     }
 
     /// A board of the current game's size holding `stones`.
-    fn board_from(&mut self, stones: Stones) -> Result<Board, BoardError> {
+    fn board_from(&mut self, stones: Stones) -> Result<BrainBoard, BoardError> {
         let mut board = self.game_mut()?.emptied();
         for (x, y, stone) in stones {
             board.place(x, y, stone)?;
@@ -262,7 +262,7 @@ impl Brain {
     /// Thinks on `game` (the current game with the manager's changes), plays the move on it, makes
     /// it the current game and answers with the message and the move. On an error the current game
     /// stays as it was.
-    fn play(&mut self, mut game: Board) -> Reply {
+    fn play(&mut self, mut game: BrainBoard) -> Reply {
         let position = game.position(self.rule)?;
         let thought = think(
             &self.engine,
@@ -290,7 +290,7 @@ struct Thought {
 
 /// Yixin's answer to `YXSHOWFORBID`, as Rapfi writes it: `FORBID `, each forbidden cell as its
 /// column and row in two digits each (`0708` for 7,8), in board order, then a full stop.
-fn forbid_line(game: &Board, forbidden: Vec<(usize, Foul)>) -> String {
+fn forbid_line(game: &BrainBoard, forbidden: Vec<(usize, Foul)>) -> String {
     let mut line = "FORBID ".to_owned();
     for (index, _) in forbidden {
         let (x, y) = game.coordinates(index);

@@ -56,7 +56,7 @@ pub enum Command {
         y: usize,
     },
     /// `BOARD`: [`BoardLine`]s follow, up to `DONE`.
-    Board,
+    BrainBoard,
     /// `TAKEBACK x,y`: the stone there is removed.
     Takeback {
         /// Column.
@@ -215,7 +215,7 @@ impl Command {
                 let (x, y) = pair(arguments, "TURN")?;
                 Self::Turn { x, y }
             }
-            "BOARD" => Self::Board,
+            "BOARD" => Self::BrainBoard,
             "TAKEBACK" => {
                 let (x, y) = pair(arguments, "TAKEBACK")?;
                 Self::Takeback { x, y }
@@ -368,7 +368,7 @@ mod tests {
             ("  RESTART \r", Command::Restart),
             ("BEGIN", Command::Begin),
             ("TURN 7, 8", Command::Turn { x: 7, y: 8 }),
-            ("BOARD", Command::Board),
+            ("BOARD", Command::BrainBoard),
             ("TAKEBACK 0,14", Command::Takeback { x: 0, y: 14 }),
             ("about", Command::About),
             ("End", Command::End),

@@ -39,7 +39,7 @@ struct Cell {
 const _: () = assert!(std::mem::size_of::<Cell>() == 32);
 
 /// A board for the big-board search.
-pub struct Board {
+pub struct Goban {
     table: &'static PatternTable,
     weights: &'static Weights,
     combos: &'static Combos,
@@ -73,7 +73,7 @@ pub struct Board {
 /// The counts, window sums and sets before a move, and where its saved cells start.
 type Saved = ([[u16; Threat::COUNT]; 2], Sums, ThreatSets, usize);
 
-impl Board {
+impl Goban {
     /// A board holding `cells` (row-major, the position's cells).
     pub fn new(geometry: Geometry, cells: &[Option<Player>], weights: &'static Weights) -> Self {
         let k = geometry.k();
@@ -440,7 +440,7 @@ impl Board {
 }
 
 /// The stones as renju's forbidden-point test reads them, in place: the margin is off the board.
-impl renju::Stones for Board {
+impl renju::Stones for Goban {
     fn step(&self, at: usize, line: usize, steps: isize) -> Option<usize> {
         let other = at.checked_add_signed(steps * self.layout.steps[line])?;
         self.cells

@@ -15,7 +15,7 @@
 //!   caller's). A node whose kept moves all lose adds the mover's threes past the limit
 //!   ([`add_threes`]).
 
-use super::board::Board;
+use super::board::Goban;
 use super::eval::Weights;
 use super::params::{KILLER_BONUS, TABLE_MOVE_BONUS};
 use super::threat::Threat;
@@ -35,7 +35,7 @@ pub enum Pressure {
 
 /// What `side` faces on `board`; the caller has checked it has no completing cell itself and that
 /// the opponent has at most one.
-pub fn pressure(board: &Board, side: Side) -> Pressure {
+pub fn pressure(board: &Goban, side: Side) -> Pressure {
     let other = side.opponent();
     if let Some(block) = board.five_cell(other) {
         Pressure::Four(block)
@@ -63,7 +63,7 @@ pub struct Hints<'h> {
 
 /// Fills `moves` with `(order, cell)` for `side`, best first, limited as the module says.
 pub fn generate(
-    board: &Board,
+    board: &Goban,
     side: Side,
     pressure: Pressure,
     weights: &Weights,
@@ -128,7 +128,7 @@ pub fn generate(
 /// sequence.
 #[inline]
 fn defence_moves(
-    board: &Board,
+    board: &Goban,
     side: Side,
     line: &[usize],
     score: &impl Fn(usize) -> i32,
@@ -158,7 +158,7 @@ fn defence_moves(
 
 /// Appends to `moves` the candidate cells not in it where `side` makes a three or better (for
 /// a node whose capped list lost: see `negamax`).
-pub fn add_threes(board: &Board, side: Side, moves: &mut Vec<(i32, usize)>) {
+pub fn add_threes(board: &Goban, side: Side, moves: &mut Vec<(i32, usize)>) {
     for at in board.playable().iter().map(|&a| a as usize) {
         if board.is_candidate(at)
             && board.threat(at, side) >= Threat::Three
@@ -175,7 +175,7 @@ pub fn add_threes(board: &Board, side: Side, moves: &mut Vec<(i32, usize)>) {
 /// as quiet here: with them spared as well, the same reductions and pruning (see `negamax`)
 /// completed a ply or two less on six midgames, and the last session's pruning that spared them
 /// scored no better than none (the research notes (docs/strength.md), "A selective search").
-pub fn is_quiet(board: &Board, at: usize, side: Side) -> bool {
+pub fn is_quiet(board: &Goban, at: usize, side: Side) -> bool {
     board.threat(at, side) < Threat::Four && board.threat(at, side.opponent()) < Threat::Four
 }
 
@@ -195,13 +195,13 @@ pub(crate) mod tests {
     const COUNTER_GAME: &str = "ek gj jk eh hk gk gl gh fh fi gi ej dk fj hj dg cf hg if cj dj eg";
 
     /// The position of [`COUNTER_GAME`].
-    pub(crate) fn counter_position() -> Board {
+    pub(crate) fn counter_position() -> Goban {
         super::super::threats::tests::board_after(COUNTER_GAME).0
     }
 
     /// The moves `side` tries at a calm node of a 15 × 15 `board` (16 quiet moves at most),
     /// against the opponent's VCF `line` if given, with no hints from earlier searches.
-    fn generated(board: &Board, side: Side, line: Option<&[usize]>) -> Vec<(i32, usize)> {
+    fn generated(board: &Goban, side: Side, line: Option<&[usize]>) -> Vec<(i32, usize)> {
         let history = vec![[0; 2]; 23 * 23];
         let hints = Hints {
             defence: line,

@@ -26,7 +26,7 @@
 //! against AIWine in the research notes (docs/strength.md)
 //! ("A selective search").
 
-use super::board::Board;
+use super::board::Goban;
 use super::eval::Weights;
 use super::moves::{self, Hints, Pressure};
 use super::params::{
@@ -54,7 +54,7 @@ const NULL_MOVE_KEY: u64 = 0x9E37_79B9_7F4A_7C15;
 /// The search's state for one analysis.
 pub struct Searcher<'a> {
     /// The board, moved along the searched line.
-    pub board: Board,
+    pub board: Goban,
     /// Work counter and stop rule.
     pub budget: Budget,
     weights: &'static Weights,
@@ -110,7 +110,7 @@ impl Node {
 impl<'a> Searcher<'a> {
     /// A searcher over `board` with `table`, which the search's other threads may share.
     pub fn new(
-        board: Board,
+        board: Goban,
         budget: Budget,
         weights: &'static Weights,
         table: &'a mut Table,

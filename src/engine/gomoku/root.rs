@@ -2,7 +2,7 @@
 //! iterative deepening over the candidate moves until the work budget or the deadline stops it,
 //! and every legal move gets a value for the [`Analysis`].
 
-use super::board::Board;
+use super::board::Goban;
 use super::eval::WEIGHTS;
 use super::negamax::{EVAL_MAX, INFINITY, MATE_BOUND, MAX_PLY, Searcher, WIN};
 use super::params::{
@@ -67,7 +67,7 @@ fn open_moves(limits: &SearchLimits) -> usize {
 pub fn search(job: Job<'_>) -> Analysis {
     let (tables, position, scoring, limits) = job.parts();
     let geometry = position.geometry();
-    let mut board = Board::new(geometry, position.cells(), &WEIGHTS);
+    let mut board = Goban::new(geometry, position.cells(), &WEIGHTS);
     let side = Side::of(position.to_move());
     // Short wins first: each round allows more fours, within one budget.
     let mut vcf = Vcf::new(ROOT_VCF_BUDGET);
@@ -137,7 +137,7 @@ pub fn search(job: Job<'_>) -> Analysis {
 /// The searched moves in the order the search's move ordering prefers them, which breaks ties
 /// between equal values in [`Analysis::ranked`]: the cell's value for both sides (the patterns
 /// a stone there makes, its own and the ones it stops), then nearest the centre.
-fn preference(board: &Board, analysis: &Analysis, side: Side) -> Vec<usize> {
+fn preference(board: &Goban, analysis: &Analysis, side: Side) -> Vec<usize> {
     let layout = board.layout();
     let mut cells: Vec<(std::cmp::Reverse<i32>, usize, usize)> = analysis
         .moves
@@ -295,7 +295,7 @@ fn iterate(
 
 /// Orders the root moves by the static evaluation after each, best first (the fallback when no
 /// iteration searched a move before the deadline).
-fn order_by_one_ply(board: &mut Board, root: &mut [RootMove], side: Side) {
+fn order_by_one_ply(board: &mut Goban, root: &mut [RootMove], side: Side) {
     for m in root.iter_mut() {
         m.score = one_ply(board, m.at, side);
     }
@@ -303,7 +303,7 @@ fn order_by_one_ply(board: &mut Board, root: &mut [RootMove], side: Side) {
 }
 
 /// The static evaluation, for `side`, of the position after it plays `at`.
-fn one_ply(board: &mut Board, at: usize, side: Side) -> i32 {
+fn one_ply(board: &mut Goban, at: usize, side: Side) -> i32 {
     board.play(at, side);
     let value = -board.evaluate(side.opponent(), EVAL_MAX);
     board.undo(at, side);
@@ -322,7 +322,7 @@ fn one_ply(board: &mut Board, at: usize, side: Side) -> i32 {
 /// hold, are searched. Returns whether the moves were checked (and so whether the best move is
 /// checked again after each iteration).
 fn set_aside_losing(
-    board: &mut Board,
+    board: &mut Goban,
     cells: &mut Vec<usize>,
     side: Side,
     vct: &mut Vct,
@@ -429,7 +429,7 @@ fn recheck_best(
 /// Whether the opponent wins by continuous threats (found within `budget` nodes) after `side`
 /// plays `at`. A move that makes a four is not checked here: the opponent must block it first,
 /// and the tree search sees what follows.
-fn leaves_vct(board: &mut Board, at: usize, side: Side, vct: &mut Vct, budget: u64) -> bool {
+fn leaves_vct(board: &mut Goban, at: usize, side: Side, vct: &mut Vct, budget: u64) -> bool {
     board.play(at, side);
     vct.set_budget(budget);
     let refuted = board.five_cell(side).is_none()
@@ -445,7 +445,7 @@ fn leaves_vct(board: &mut Board, at: usize, side: Side, vct: &mut Vct, budget: u
 fn threat_win(
     position: &Position,
     scoring: Scoring,
-    board: Board,
+    board: Goban,
     first: usize,
     nodes: u64,
 ) -> Analysis {
@@ -465,7 +465,7 @@ fn threat_win(
 
 /// The cells searched at the root: every empty cell within two of a stone that `side` may play,
 /// or the centre of an empty board.
-fn root_moves(board: &Board, side: Side) -> Vec<usize> {
+fn root_moves(board: &Goban, side: Side) -> Vec<usize> {
     let moves: Vec<usize> = board
         .playable()
         .iter()
@@ -492,7 +492,7 @@ fn root_moves(board: &Board, side: Side) -> Vec<usize> {
 /// Adds root candidates up to `wanted` when there are fewer (multi-PV asks for more moves than
 /// the root has, as on a board with one stone): the empty cells nearest the centre that `side`
 /// may play.
-fn add_candidates(board: &Board, cells: &mut Vec<usize>, side: Side, wanted: usize) {
+fn add_candidates(board: &Goban, cells: &mut Vec<usize>, side: Side, wanted: usize) {
     if cells.len() >= wanted {
         return;
     }
@@ -510,7 +510,7 @@ fn add_candidates(board: &Board, cells: &mut Vec<usize>, side: Side, wanted: usi
 /// Every legal move with its value: the searched ones their search value, the others a one-ply
 /// static estimate kept below every searched move and marked as not searched.
 fn score_moves(
-    board: &mut Board,
+    board: &mut Goban,
     root: &[RootMove],
     side: Side,
     scoring: Scoring,
@@ -550,7 +550,7 @@ fn estimate(value: i32) -> f64 {
 fn forced_win(
     position: &Position,
     scoring: Scoring,
-    mut board: Board,
+    mut board: Goban,
     line: Vec<usize>,
     nodes: u64,
 ) -> Analysis {

@@ -8,7 +8,7 @@
 
 use crate::engine::core::deadline::Deadline;
 
-use super::board::Board;
+use super::board::Goban;
 use super::params::{VCF_MAX_FOURS_IN_VCT, VCT_REACH, VCT_VCF_BUDGET};
 use super::threat::Threat;
 use crate::engine::core::side::Side;
@@ -72,7 +72,7 @@ impl Vcf {
     /// A win for `side`, to move on `board`, by continuous fours of at most `max_fours` attacker
     /// moves: the line (padded cells: attacker, defender, ..., the completing move), or `None`
     /// if none was found within the budget. The board is left as it was.
-    pub fn find(&mut self, board: &mut Board, side: Side, max_fours: u32) -> Option<Vec<usize>> {
+    pub fn find(&mut self, board: &mut Goban, side: Side, max_fours: u32) -> Option<Vec<usize>> {
         let mut line = Vec::new();
         match self.search(board, side, max_fours, &mut line) {
             Found::Win => {
@@ -85,13 +85,13 @@ impl Vcf {
 
     /// Whether `side` has no VCF of at most `max_fours` attacker moves, shown by a search that
     /// ran to its end within the budget (`false` when it found one or ran out).
-    pub fn has_none(&mut self, board: &mut Board, side: Side, max_fours: u32) -> bool {
+    pub fn has_none(&mut self, board: &mut Goban, side: Side, max_fours: u32) -> bool {
         self.search(board, side, max_fours, &mut Vec::new()) == Found::None
     }
 
     fn search(
         &mut self,
-        board: &mut Board,
+        board: &mut Goban,
         side: Side,
         max_fours: u32,
         line: &mut Vec<usize>,
@@ -103,7 +103,7 @@ impl Vcf {
     /// Whether `side` wins by continuous fours; pushes the winning line in reverse order.
     fn attack(
         &mut self,
-        board: &mut Board,
+        board: &mut Goban,
         side: Side,
         fours_left: u32,
         start: u64,
@@ -228,7 +228,7 @@ impl Vct {
 
     /// The first move of a win by continuous threats for `side` to move, with at most
     /// `max_threats` attacker moves, if one is found within the budget.
-    pub fn find(&mut self, board: &mut Board, side: Side, max_threats: u32) -> Option<usize> {
+    pub fn find(&mut self, board: &mut Goban, side: Side, max_threats: u32) -> Option<usize> {
         self.start = self.nodes();
         for depth in 2..=max_threats {
             if let Some(first) = self.attack(board, side, depth, None) {
@@ -248,7 +248,7 @@ impl Vct {
     /// The attacker's winning move, if it has one within `depth` threats.
     fn attack(
         &mut self,
-        board: &mut Board,
+        board: &mut Goban,
         side: Side,
         depth: u32,
         last: Option<usize>,
@@ -308,7 +308,7 @@ impl Vct {
     /// every defence loses. Against a four the defender must block; against an open three it may
     /// play any cell that stops it or a four of its own (after which the attacker blocks and the
     /// defender moves again); a VCF of its own (or a search for one cut short) refutes.
-    fn defender_loses(&mut self, board: &mut Board, side: Side, depth: u32, last: usize) -> bool {
+    fn defender_loses(&mut self, board: &mut Goban, side: Side, depth: u32, last: usize) -> bool {
         self.nodes += 1;
         let other = side.opponent();
         if board.has_five(other) || self.out_of_budget() {
@@ -363,7 +363,7 @@ impl Vct {
 
 /// Fills `moves` with the attacker's fours, best first: against the defender's one completing
 /// cell only a block that is also a four, and under renju none that black may not play.
-fn fours(board: &Board, side: Side, moves: &mut Vec<(i32, usize)>) {
+fn fours(board: &Goban, side: Side, moves: &mut Vec<(i32, usize)>) {
     moves.clear();
     let other = side.opponent();
     if board.has_five(other) {
@@ -387,7 +387,7 @@ fn fours(board: &Board, side: Side, moves: &mut Vec<(i32, usize)>) {
 /// After the attacker's four, whose completing cell is `reply`: when the defender cannot stop
 /// it (two completing cells, or under renju one that black may not take) and has no five of its
 /// own, the rest of the line: the defender's move and the attacker's five.
-fn unstoppable(board: &Board, side: Side, reply: usize) -> Option<(usize, usize)> {
+fn unstoppable(board: &Goban, side: Side, reply: usize) -> Option<(usize, usize)> {
     let other = side.opponent();
     if board.has_five(other) {
         return None;
@@ -407,7 +407,7 @@ fn unstoppable(board: &Board, side: Side, reply: usize) -> Option<(usize, usize)
 }
 
 /// A cell other than `not` that `side` may play (for a line where it has no move that holds).
-fn any_other_move(board: &Board, side: Side, not: usize) -> Option<usize> {
+fn any_other_move(board: &Goban, side: Side, not: usize) -> Option<usize> {
     board
         .playable()
         .iter()
@@ -423,12 +423,12 @@ pub(crate) mod tests {
     use std::time::Instant;
 
     /// The 15 x 15 board after `moves` (column letter, row letter, as in SGF; black first).
-    pub(crate) fn board_after(moves: &str) -> (Board, Side) {
+    pub(crate) fn board_after(moves: &str) -> (Goban, Side) {
         let geometry = Geometry::new(15, 15, 5).unwrap();
         let cells = cells_after(moves);
         let stones = cells.iter().flatten().count();
         (
-            Board::new(geometry, &cells, &WEIGHTS),
+            Goban::new(geometry, &cells, &WEIGHTS),
             Side::First.after(stones as i32),
         )
     }
@@ -494,7 +494,7 @@ pub(crate) mod tests {
             if crate::engine::game_result(geometry, &cells).is_some() {
                 continue;
             }
-            let mut board = Board::new(geometry, &cells, &WEIGHTS);
+            let mut board = Goban::new(geometry, &cells, &WEIGHTS);
             for side in Side::BOTH {
                 if board.has_five(side.opponent()) && board.count(side.opponent(), Threat::Five) > 1
                 {

@@ -192,7 +192,7 @@ impl<B: Bits> Shape<B> {
 
 /// A position: the side to move's stones, the occupied cells and the number of stones.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Board<B: Bits> {
+pub struct BitBoard<B: Bits> {
     /// The stones of the side to move.
     pub current: B,
     /// Every stone.
@@ -201,7 +201,7 @@ pub struct Board<B: Bits> {
     pub moves: i32,
 }
 
-impl<B: Bits> Board<B> {
+impl<B: Bits> BitBoard<B> {
     /// The empty board.
     pub fn empty() -> Self {
         Self {
@@ -264,7 +264,7 @@ impl<B: Bits> Board<B> {
 
     /// The playable cells that do not hand the opponent a win at once: a forced block when the
     /// opponent threatens one cell, nothing when it threatens two, and never the cell under an
-    /// opponent's winning cell (`threats`, from [`Board::opponent_winning_cells`]). Assumes the
+    /// opponent's winning cell (`threats`, from [`BitBoard::opponent_winning_cells`]). Assumes the
     /// side to move cannot win at once.
     #[inline]
     pub fn non_losing_moves(&self, shape: &Shape<B>, threats: B) -> B {
@@ -284,7 +284,7 @@ impl<B: Bits> Board<B> {
     /// opponent would complete one (the opponent gets there first), and counting twice those
     /// right above a playable cell (the opponent can no longer play that column: Steininger's
     /// c4 weighs them most). `theirs` are the opponent's winning cells before the move, and
-    /// `bit` one of [`Board::non_losing_moves`]. Measured on c4's 7 × 6 test positions, each
+    /// `bit` one of [`BitBoard::non_losing_moves`]. Measured on c4's 7 × 6 test positions, each
     /// refinement searches 5 to 15 % fewer nodes. `None` when the move wins by force with the
     /// mover's next stone: every reply of the opponent loses at once.
     #[inline]

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use super::board::{Board, Shape};
+use super::board::{BitBoard, Shape};
 use super::book::{self, Book, BookError};
 use super::search::{Prover, unlimited};
 use super::table::{Bounds, Table};
@@ -73,7 +73,7 @@ pub struct BookBuilder {
     shape: Shape<u64>,
     /// The positions by number of stones, each level in increasing key order (games over left
     /// out, mirror images once), with their keys.
-    levels: Vec<Vec<(u64, Board<u64>)>>,
+    levels: Vec<Vec<(u64, BitBoard<u64>)>>,
 }
 
 impl BookBuilder {
@@ -142,7 +142,7 @@ impl BookBuilder {
     pub fn solve(&self, keys: &[u64], threads: usize, solved: &(dyn Fn(u64, i8) + Sync)) {
         use std::sync::atomic::{AtomicUsize, Ordering};
         let deepest = self.deepest();
-        let boards: Vec<Board<u64>> = keys
+        let boards: Vec<BitBoard<u64>> = keys
             .iter()
             .map(|key| {
                 let i = deepest
@@ -217,7 +217,7 @@ impl BookBuilder {
         ))
     }
 
-    fn deepest(&self) -> &[(u64, Board<u64>)] {
+    fn deepest(&self) -> &[(u64, BitBoard<u64>)] {
         self.levels.last().expect("a level")
     }
 }
@@ -226,13 +226,13 @@ impl BookBuilder {
 /// one stone fewer that reach it): a parent's score is its mover's best move, so no move of the
 /// parent, this one included, scores more for that side: this position scores at least minus
 /// the parent's. `None` when the book holds no parent.
-fn parent_bound(shape: &Shape<u64>, board: &Board<u64>, book: &Book) -> Option<i32> {
+fn parent_bound(shape: &Shape<u64>, board: &BitBoard<u64>, book: &Book) -> Option<i32> {
     let theirs = board.opponent();
     (0..shape.cols)
         .filter_map(|c| {
             let stones = board.mask & shape.column(c);
             let top = stones.checked_ilog2().map(|bit| 1u64 << bit)?;
-            (top & theirs != 0).then(|| Board {
+            (top & theirs != 0).then(|| BitBoard {
                 current: theirs ^ top,
                 mask: board.mask ^ top,
                 moves: board.moves - 1,
@@ -245,11 +245,11 @@ fn parent_bound(shape: &Shape<u64>, board: &Board<u64>, book: &Book) -> Option<i
 
 /// Every position of `shape` by number of stones up to `depth`, mirror images merged, games
 /// over left out, each level sorted by key.
-fn levels(shape: &Shape<u64>, depth: usize) -> Vec<Vec<(u64, Board<u64>)>> {
-    let empty = Board::empty();
+fn levels(shape: &Shape<u64>, depth: usize) -> Vec<Vec<(u64, BitBoard<u64>)>> {
+    let empty = BitBoard::empty();
     let mut levels = vec![vec![(empty.canonical_key(shape), empty)]];
     for _ in 0..depth {
-        let mut next: HashMap<u64, Board<u64>> = HashMap::new();
+        let mut next: HashMap<u64, BitBoard<u64>> = HashMap::new();
         for (_, board) in levels.last().expect("a level") {
             let playable = shape.playable(board.mask);
             let wins = board.winning_cells(shape);
@@ -264,7 +264,7 @@ fn levels(shape: &Shape<u64>, depth: usize) -> Vec<Vec<(u64, Board<u64>)>> {
                 }
             }
         }
-        let mut level: Vec<(u64, Board<u64>)> = next.into_iter().collect();
+        let mut level: Vec<(u64, BitBoard<u64>)> = next.into_iter().collect();
         level.sort_unstable_by_key(|&(key, _)| key);
         levels.push(level);
     }
@@ -272,7 +272,11 @@ fn levels(shape: &Shape<u64>, depth: usize) -> Vec<Vec<(u64, Board<u64>)>> {
 }
 
 /// The scores of the shallower `levels` (deepest last) by minimax over their children.
-fn back_up(shape: &Shape<u64>, levels: &[Vec<(u64, Board<u64>)>], scores: &mut HashMap<u64, i32>) {
+fn back_up(
+    shape: &Shape<u64>,
+    levels: &[Vec<(u64, BitBoard<u64>)>],
+    scores: &mut HashMap<u64, i32>,
+) {
     for level in levels.iter().rev() {
         for (key, board) in level {
             let score = if board.can_win_next(shape) {

@@ -3,7 +3,7 @@
 
 use super::Solution;
 use super::bits::Bits;
-use super::board::{Board, Shape};
+use super::board::{BitBoard, Shape};
 use super::book::{self, Book};
 use super::params::ANALYSIS_THREADS;
 use super::score::evaluation;
@@ -37,10 +37,10 @@ fn shape_of<B: Bits>(geometry: Geometry) -> Shape<B> {
 }
 
 /// The bitboards of `position`, from its side to move.
-fn board_of<B: Bits>(position: &Position, shape: &Shape<B>) -> Board<B> {
+fn board_of<B: Bits>(position: &Position, shape: &Shape<B>) -> BitBoard<B> {
     let geometry = position.geometry();
     let (rows, cols) = (geometry.rows(), geometry.cols());
-    let mut board = Board::empty();
+    let mut board = BitBoard::empty();
     for c in 0..cols {
         for height in 0..rows {
             match position.cells()[(rows - 1 - height) * cols + c] {
@@ -97,7 +97,7 @@ pub fn position_value<B: Bits>(
 
 /// Per column: the child position still to search (None when settled) and the bounds on the
 /// move's score from the mover's side; None for a full column.
-type Columns<B> = Vec<Option<(Option<Board<B>>, Bounds)>>;
+type Columns<B> = Vec<Option<(Option<BitBoard<B>>, Bounds)>>;
 
 /// Every legal move scored (see [`analyze`](super::analyze)).
 pub fn scored_moves<B: Bits>(job: Job<'_>) -> Analysis {
@@ -254,7 +254,7 @@ fn narrow_columns<B: Bits>(
     pending: &[usize],
     sign_only: bool,
 ) {
-    let narrow = |prover: &mut Prover<'_, B>, (child, bounds): (Option<Board<B>>, Bounds)| {
+    let narrow = |prover: &mut Prover<'_, B>, (child, bounds): (Option<BitBoard<B>>, Bounds)| {
         let child = child.expect("a pending column has a child to search");
         let ours = prover.narrow(&child, bounds.negated(), sign_only).negated();
         let settled = ours.lower == ours.upper;
@@ -292,11 +292,11 @@ fn narrow_columns<B: Bits>(
 /// is left to search), else the child to search and the widest bounds on its score.
 fn first_bounds<B: Bits>(
     prover: &mut Prover<'_, B>,
-    board: &Board<B>,
+    board: &BitBoard<B>,
     bit: B,
     wins: B,
     book: Option<&Book>,
-) -> (Option<Board<B>>, Bounds) {
+) -> (Option<BitBoard<B>>, Bounds) {
     let shape = prover.shape;
     let exact = |score| (None, Bounds::exact(score));
     if bit & wins != B::ZERO {

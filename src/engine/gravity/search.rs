@@ -6,7 +6,7 @@
 //! `1 + (cells - m) / 2`, a loss the negative, a draw 0.
 
 use super::bits::Bits;
-use super::board::{Board, Shape};
+use super::board::{BitBoard, Shape};
 use super::book::Book;
 use super::params::ETC_BEFORE_END;
 use super::table::{Bounds, Table};
@@ -62,12 +62,12 @@ impl<'a, B: Bits> Prover<'a, B> {
 
     /// The score of a win with the mover's next stone.
     #[inline]
-    pub fn win_now(&self, board: &Board<B>) -> i32 {
+    pub fn win_now(&self, board: &BitBoard<B>) -> i32 {
         (self.shape.cells + 1 - board.moves) / 2
     }
 
     /// The widest bounds a position's score can have (the mover cannot win at once).
-    pub fn score_range(&self, board: &Board<B>) -> (i32, i32) {
+    pub fn score_range(&self, board: &BitBoard<B>) -> (i32, i32) {
         (
             -(self.shape.cells - board.moves) / 2,
             (self.shape.cells + 1 - board.moves) / 2,
@@ -77,7 +77,7 @@ impl<'a, B: Bits> Prover<'a, B> {
     /// Narrows the score of `board` (where the mover cannot win at once) from `bounds` until it
     /// is exact, or, with `sign_only`, until its sign is known; stops early when the budget runs
     /// out. The bounds returned are always true.
-    pub fn narrow(&mut self, board: &Board<B>, bounds: Bounds, sign_only: bool) -> Bounds {
+    pub fn narrow(&mut self, board: &BitBoard<B>, bounds: Bounds, sign_only: bool) -> Bounds {
         let Bounds {
             mut lower,
             mut upper,
@@ -120,7 +120,7 @@ impl<'a, B: Bits> Prover<'a, B> {
 
     /// One null-window search at `bounds.lower`: the score of `board` comes back exact at it,
     /// or with a higher lower bound; `bounds` unchanged when the budget runs out.
-    pub fn probe_lower(&mut self, board: &Board<B>, bounds: Bounds) -> Bounds {
+    pub fn probe_lower(&mut self, board: &BitBoard<B>, bounds: Bounds) -> Bounds {
         if bounds.lower >= bounds.upper || self.stopped {
             return bounds;
         }
@@ -145,7 +145,7 @@ impl<'a, B: Bits> Prover<'a, B> {
 
     /// Fail-hard negamax: the score of `board` if it lies in `(alpha, beta)`, else a bound on
     /// the side it falls. The side to move cannot win at once.
-    pub fn negamax(&mut self, board: &Board<B>, mut alpha: i32, mut beta: i32) -> i32 {
+    pub fn negamax(&mut self, board: &BitBoard<B>, mut alpha: i32, mut beta: i32) -> i32 {
         debug_assert!(alpha < beta);
         self.nodes += 1;
         self.check_budget();
@@ -243,7 +243,12 @@ impl<'a, B: Bits> Prover<'a, B> {
     /// `board` is in play, with at least three empty cells and a move that does not lose at
     /// once.
     #[inline]
-    fn narrowed(&self, board: &Board<B>, mut alpha: i32, mut beta: i32) -> Result<(i32, i32), i32> {
+    fn narrowed(
+        &self,
+        board: &BitBoard<B>,
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> Result<(i32, i32), i32> {
         let cells = self.shape.cells;
         let least = -(cells - 2 - board.moves) / 2;
         if alpha < least {
@@ -278,7 +283,7 @@ impl<'a, B: Bits> Prover<'a, B> {
     /// playable now, and the mover at most the rest. If the mover has no line there it cannot
     /// win (an upper bound of 0); if the opponent then has one, it cannot draw either (-1).
     #[inline]
-    fn claimeven_bound(&self, board: &Board<B>) -> Option<i32> {
+    fn claimeven_bound(&self, board: &BitBoard<B>) -> Option<i32> {
         let shape = self.shape;
         let odd_rows = shape.odd_rows?;
         if (shape.cells - board.moves) % 2 != 0 {
@@ -305,7 +310,7 @@ impl<'a, B: Bits> Prover<'a, B> {
     #[inline]
     fn look_ahead(
         &mut self,
-        board: &Board<B>,
+        board: &BitBoard<B>,
         moves: B,
         theirs: B,
         key: B,
@@ -337,7 +342,7 @@ impl<'a, B: Bits> Prover<'a, B> {
     /// The best lower bound on the mover's score that claimeven gives through its moves (the
     /// opponent's bound in each child, negated), when it applies to the children.
     #[inline]
-    fn claimeven_floor(&self, board: &Board<B>, moves: B) -> Option<i32> {
+    fn claimeven_floor(&self, board: &BitBoard<B>, moves: B) -> Option<i32> {
         let shape = self.shape;
         shape.odd_rows?;
         if (shape.cells - board.moves) % 2 == 0 {
@@ -357,7 +362,7 @@ impl<'a, B: Bits> Prover<'a, B> {
     #[inline]
     fn transposition_cutoff(
         &mut self,
-        board: &Board<B>,
+        board: &BitBoard<B>,
         moves: B,
         key: B,
         beta: i32,
@@ -389,7 +394,7 @@ impl<'a, B: Bits> Prover<'a, B> {
     #[inline]
     fn ordered(
         &self,
-        board: &Board<B>,
+        board: &BitBoard<B>,
         moves: B,
         theirs: B,
     ) -> Option<([(u8, u8); super::MAX_SIDE], usize)> {

@@ -11,12 +11,12 @@ use crate::engine::game::{Geometry, Player};
 
 /// A [`Grid`] and its four-making cells. The grid's own methods (play, undo, threats) are
 /// reached through `Deref`.
-pub struct Board {
+pub struct ThreatGrid {
     pub grid: Grid,
     patterns: Patterns,
 }
 
-impl Board {
+impl ThreatGrid {
     /// Builds the board for `geometry` with the given stones.
     #[cfg(test)]
     pub fn new(geometry: Geometry, stones: &[Option<Player>]) -> Self {
@@ -29,21 +29,21 @@ impl Board {
     }
 }
 
-impl From<Grid> for Board {
+impl From<Grid> for ThreatGrid {
     fn from(grid: Grid) -> Self {
         let patterns = Patterns::new(grid.cell_count());
         Self { grid, patterns }
     }
 }
 
-impl Deref for Board {
+impl Deref for ThreatGrid {
     type Target = Grid;
     fn deref(&self) -> &Grid {
         &self.grid
     }
 }
 
-impl DerefMut for Board {
+impl DerefMut for ThreatGrid {
     fn deref_mut(&mut self) -> &mut Grid {
         &mut self.grid
     }

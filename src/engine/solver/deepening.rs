@@ -2,7 +2,7 @@
 //! depth until the root is proven, the depth limit is reached or the budget runs out; the answer
 //! is the last completed iteration (or the one-ply values, when the deadline stops the first).
 
-use super::board::Board;
+use super::board::ThreatGrid;
 use super::eval;
 use super::grid::Grid;
 use super::negamax::Negamax;
@@ -25,7 +25,7 @@ use crate::engine::progress::Iteration;
 /// The position being analysed and its table, before the search proper (the threat search at
 /// the root works on it; `nodes` the nodes it spent).
 pub struct Solver<'t> {
-    pub board: Board,
+    pub board: ThreatGrid,
     pub table: &'t mut Table,
     pub root_side: Side,
     pub nodes: u64,
@@ -35,7 +35,7 @@ impl<'t> Solver<'t> {
     /// The analysis of `position`, with `table` for its transpositions.
     pub fn new(position: &Position, table: &'t mut Table) -> Self {
         Self {
-            board: Board::from(Grid::new(position.geometry(), position.cells())),
+            board: ThreatGrid::from(Grid::new(position.geometry(), position.cells())),
             table,
             root_side: Side::of(position.to_move()),
             nodes: 0,

@@ -9,7 +9,7 @@
 //! of fours finds the shortest such line first. Failed positions are remembered in a small
 //! direct-mapped table keyed by position and fours left.
 
-use super::board::Board;
+use super::board::ThreatGrid;
 use crate::engine::core::side::Side;
 
 /// Entries of the failure table (a power of two).
@@ -55,7 +55,7 @@ impl Vcf {
     /// within the limits or the budget ran out.
     pub fn find(
         &mut self,
-        board: &mut Board,
+        board: &mut ThreatGrid,
         attacker: Side,
         max_fours: u32,
     ) -> Option<Vec<usize>> {
@@ -75,7 +75,7 @@ impl Vcf {
 
     fn attack(
         &mut self,
-        board: &mut Board,
+        board: &mut ThreatGrid,
         attacker: Side,
         fours: u32,
         line: &mut Vec<usize>,
@@ -157,7 +157,7 @@ mod tests {
     use super::*;
     use crate::engine::game::{Geometry, Player};
 
-    fn board_of(rows: &[impl AsRef<str>], k: u64) -> Board {
+    fn board_of(rows: &[impl AsRef<str>], k: u64) -> ThreatGrid {
         let width = rows[0].as_ref().len() as u64;
         let geometry = Geometry::new(rows.len() as u64, width, k).unwrap();
         let cells: Vec<Option<Player>> = rows
@@ -169,12 +169,12 @@ mod tests {
                 _ => None,
             })
             .collect();
-        Board::new(geometry, &cells)
+        ThreatGrid::new(geometry, &cells)
     }
 
     /// Plays `line` and checks it is a forced win: after each attacker move but the last the
     /// defender has exactly one block, which is the next move; the last completes a line.
-    fn assert_forced_win(board: &mut Board, attacker: Side, line: &[usize]) {
+    fn assert_forced_win(board: &mut ThreatGrid, attacker: Side, line: &[usize]) {
         assert_eq!(
             line.len() % 2,
             1,

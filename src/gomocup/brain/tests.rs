@@ -38,7 +38,7 @@ fn is_error(answer: &[String]) -> bool {
     answer.len() == 1 && answer[0].starts_with("ERROR ")
 }
 
-fn game(brain: &Brain) -> &Board {
+fn game(brain: &Brain) -> &BrainBoard {
     brain.game.as_ref().expect("a game is on")
 }
 
@@ -235,7 +235,7 @@ fn restart_clears_the_board_and_keeps_its_size() {
     brain.handle("INFO timeout_turn 50");
     played(&brain.handle("TURN 4,3"));
     assert_eq!(brain.handle("RESTART"), vec!["OK"]);
-    assert_eq!(game(&brain), &Board::new(9, 7).unwrap());
+    assert_eq!(game(&brain), &BrainBoard::new(9, 7).unwrap());
 }
 
 #[test]
@@ -387,7 +387,7 @@ fn yxshowforbid_lists_the_forbidden_points_of_black_to_move_as_rapfi_does() {
     // The opponent is black and to move, the brain having answered its move.
     let mut brain = started(15);
     brain.handle("INFO rule 4");
-    let mut game = Board::new(15, 15).unwrap();
+    let mut game = BrainBoard::new(15, 15).unwrap();
     for (&(bx, by), &(wx, wy)) in black.iter().zip(&white) {
         game.place(bx, by, Stone::Opponent).unwrap();
         game.place(wx, wy, Stone::Own).unwrap();

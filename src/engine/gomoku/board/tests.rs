@@ -14,7 +14,7 @@ type Snapshot = (
     ThreatSets,
 );
 
-fn snapshot(board: &Board) -> Snapshot {
+fn snapshot(board: &Goban) -> Snapshot {
     let cells = board
         .playable()
         .iter()
@@ -75,7 +75,7 @@ fn renjus_test_on_the_search_board_gives_the_copying_tests_answer() {
         let (rows, cols) = (geometry.rows(), geometry.cols());
         for round in 0..300 {
             let cells = crowded_board(rows, cols, 8 + round % 30, &mut seed);
-            let board = Board::new(geometry, &cells, &WEIGHTS);
+            let board = Goban::new(geometry, &cells, &WEIGHTS);
             for index in (0..n).filter(|&i| cells[i].is_none()) {
                 let at = board.layout().padded(index);
                 let expected = oracle::foul(rows, cols, &cells, Player::X, index);
@@ -101,7 +101,7 @@ fn incremental_updates_match_a_board_built_from_scratch() {
         let geometry = Geometry::new(rows, cols, k).unwrap();
         let n = geometry.cells();
         let mut cells: Vec<Option<Player>> = vec![None; n];
-        let mut board = Board::new(geometry, &cells, &WEIGHTS);
+        let mut board = Goban::new(geometry, &cells, &WEIGHTS);
         let mut played = Vec::new();
         for turn in 0..n.min(120) {
             let empty: Vec<usize> = (0..n).filter(|&i| cells[i].is_none()).collect();
@@ -112,10 +112,10 @@ fn incremental_updates_match_a_board_built_from_scratch() {
             played.push((cell, player));
             assert_eq!(
                 snapshot(&board),
-                snapshot(&Board::new(geometry, &cells, &WEIGHTS)),
+                snapshot(&Goban::new(geometry, &cells, &WEIGHTS)),
                 "{rows}x{cols} k={k} after {turn} moves"
             );
-            assert_eq!(board.hash(), Board::new(geometry, &cells, &WEIGHTS).hash());
+            assert_eq!(board.hash(), Goban::new(geometry, &cells, &WEIGHTS).hash());
             assert_eq!(
                 board.windows.sums(),
                 plain_window_scores(geometry, &cells),
@@ -128,7 +128,7 @@ fn incremental_updates_match_a_board_built_from_scratch() {
             assert_eq!(board.windows.sums(), plain_window_scores(geometry, &cells));
             assert_eq!(
                 snapshot(&board),
-                snapshot(&Board::new(geometry, &cells, &WEIGHTS))
+                snapshot(&Goban::new(geometry, &cells, &WEIGHTS))
             );
         }
     }

@@ -13,7 +13,7 @@ fn tables() -> Tables {
 
 /// A quiet 15 × 15 midgame (the first criterion midgame: h11 i11 k8 h9 k9 i10 k10 k11), black
 /// to move.
-fn midgame() -> Board {
+fn midgame() -> Goban {
     let mut cells = vec![None; 225];
     let moves = [
         (7, 10),
@@ -28,7 +28,7 @@ fn midgame() -> Board {
     for (i, (col, row)) in moves.into_iter().enumerate() {
         cells[row * 15 + col] = Some(if i % 2 == 0 { Player::X } else { Player::O });
     }
-    Board::new(Geometry::new(15, 15, 5).unwrap(), &cells, &WEIGHTS)
+    Goban::new(Geometry::new(15, 15, 5).unwrap(), &cells, &WEIGHTS)
 }
 
 #[test]
@@ -93,7 +93,7 @@ fn pruning_spares_fours_and_the_blocks_of_fours_only() {
     for at in [0, 14, 210] {
         cells[at] = Some(Player::O);
     }
-    let board = Board::new(Geometry::new(15, 15, 5).unwrap(), &cells, &WEIGHTS);
+    let board = Goban::new(Geometry::new(15, 15, 5).unwrap(), &cells, &WEIGHTS);
     // h4 is far from every stone.
     let (g8, k8, far) = (
         board.layout().padded(7 * 15 + 6),
