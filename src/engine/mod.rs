@@ -78,4 +78,5 @@ pub use trace::{
     TRACE_DEFAULT_LISTED, TRACE_MAX_LISTED, TRACE_MAX_WORK, TRACE_TABLE_POSITIONS, TableBound,
     TableHit, Trace, TraceCounts, TraceError, TraceInput, TraceNode, TraceOptions, Tree, TreeError,
 };
+#[cfg(feature = "server")]
 pub(crate) use trace::{explain as explain_trace, outcome_of};

@@ -1,4 +1,4 @@
-//! The search core the searches share: the side to move ([`side`]), scores and their
+//! The search core the searches share: scores and their
 //! conversions to the API's values, the one estimate scale and the table's node-relative form
 //! ([`score`]), the work budget ([`budget`]), the iterative-deepening loop of the two
 //! depth-limited searches ([`deepening`]), the hard stop of a search, its deadline or its caller's cancel
@@ -14,5 +14,4 @@ pub mod hash;
 pub mod job;
 pub mod pool;
 pub mod score;
-pub mod side;
 pub mod table;

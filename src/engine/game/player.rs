@@ -19,6 +19,25 @@ pub enum Player {
 }
 
 impl Player {
+    /// Both players, X first.
+    pub const BOTH: [Self; 2] = [Self::X, Self::O];
+
+    /// Index into per-player arrays: 0 for X, 1 for O.
+    #[must_use]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The player to move `plies` plies after this one was to move.
+    #[must_use]
+    pub const fn after(self, plies: i32) -> Self {
+        if plies & 1 == 0 {
+            self
+        } else {
+            self.opponent()
+        }
+    }
+
     /// The other side.
     #[must_use]
     pub const fn opponent(self) -> Self {

@@ -17,7 +17,6 @@ use super::sets::ThreatSets;
 use super::threat::Threat;
 use super::windows::{Sums, WindowScores};
 use crate::engine::core::hash::SplitMix;
-use crate::engine::core::side::Side;
 use crate::engine::game::{Geometry, Player, Rule, renju};
 
 #[derive(Clone, Copy, Debug)]
@@ -129,7 +128,7 @@ impl Goban {
         }
         for (cell, stone) in cells.iter().enumerate() {
             if let Some(player) = stone {
-                board.play(layout.padded(cell), Side::of(*player));
+                board.play(layout.padded(cell), *player);
             }
         }
         board.history.clear();
@@ -171,39 +170,39 @@ impl Goban {
     }
 
     /// What `side` makes by playing the empty cell `at`.
-    pub fn threat(&self, at: usize, side: Side) -> Threat {
+    pub fn threat(&self, at: usize, side: Player) -> Threat {
         self.cells[at].threat[side.index()]
     }
 
     /// The static value of `at` for `side` (see [`Weights`]).
-    pub fn value(&self, at: usize, side: Side) -> i32 {
+    pub fn value(&self, at: usize, side: Player) -> i32 {
         i32::from(self.cells[at].value[side.index()])
     }
 
     /// Empty cells where `side` makes `threat`.
-    pub fn count(&self, side: Side, threat: Threat) -> u16 {
+    pub fn count(&self, side: Player, threat: Threat) -> u16 {
         self.threat_counts[side.index()][threat as usize]
     }
 
     /// Whether `side` has a cell completing a line.
-    pub fn has_five(&self, side: Side) -> bool {
+    pub fn has_five(&self, side: Player) -> bool {
         self.count(side, Threat::Five) > 0
     }
 
     /// Whether `side` has a cell making a four or better.
-    pub fn has_four_move(&self, side: Side) -> bool {
+    pub fn has_four_move(&self, side: Player) -> bool {
         self.threat_counts[side.index()][Threat::Four as usize..]
             .iter()
             .any(|&c| c > 0)
     }
 
     /// Whether `side` has an open three on the board: a cell making an open four.
-    pub fn has_open_three(&self, side: Side) -> bool {
+    pub fn has_open_three(&self, side: Player) -> bool {
         self.count(side, Threat::OpenFour) > 0
     }
 
     /// The static evaluation for `side` to move (see [`super::eval`]), within `±max`.
-    pub fn evaluate(&self, side: Side, max: i32) -> i32 {
+    pub fn evaluate(&self, side: Player, max: i32) -> i32 {
         let (own, other) = (side.index(), side.opponent().index());
         let counts = [&self.threat_counts[own], &self.threat_counts[other]];
         let mut threats = 0;
@@ -217,22 +216,22 @@ impl Goban {
     }
 
     /// The first empty cell where `side` completes a line, if any.
-    pub fn five_cell(&self, side: Side) -> Option<usize> {
+    pub fn five_cell(&self, side: Player) -> Option<usize> {
         self.fives(side).next()
     }
 
     /// The empty cells where `side` completes a line.
-    pub fn fives(&self, side: Side) -> impl Iterator<Item = usize> + '_ {
+    pub fn fives(&self, side: Player) -> impl Iterator<Item = usize> + '_ {
         self.sets.fives(side)
     }
 
     /// The empty cells where `side` makes a four or better.
-    pub fn fours(&self, side: Side) -> impl Iterator<Item = usize> + '_ {
+    pub fn fours(&self, side: Player) -> impl Iterator<Item = usize> + '_ {
         self.sets.fours(side)
     }
 
     /// The empty cells where `side` makes `threat` or better, in board order.
-    pub fn cells_where(&self, side: Side, threat: Threat) -> impl Iterator<Item = usize> + '_ {
+    pub fn cells_where(&self, side: Player, threat: Threat) -> impl Iterator<Item = usize> + '_ {
         self.playable.iter().map(|&a| a as usize).filter(move |&a| {
             let cell = &self.cells[a];
             cell.stone == EMPTY && cell.threat[side.index()] >= threat
@@ -244,8 +243,8 @@ impl Goban {
     /// could make a foul (two threes, two fours, a four-or-better on one line that may hold two,
     /// six in a row): those cells get the full recursive test ([`renju::foul_on`]), read on this
     /// board in place.
-    pub fn is_forbidden(&self, at: usize, side: Side) -> bool {
-        if side != Side::First || self.geometry.rule() != Rule::Renju {
+    pub fn is_forbidden(&self, at: usize, side: Player) -> bool {
+        if side != Player::X || self.geometry.rule() != Rule::Renju {
             return false;
         }
         let packed = self.cells[at].patterns[0];
@@ -268,11 +267,11 @@ impl Goban {
 
     /// Whether `side` has an empty cell where it makes exactly `threat` and may play. Under renju
     /// black's double threes are forbidden, and its other threats count only on allowed cells.
-    pub fn can_make(&self, side: Side, threat: Threat) -> bool {
+    pub fn can_make(&self, side: Player, threat: Threat) -> bool {
         if self.count(side, threat) == 0 {
             return false;
         }
-        if side != Side::First || self.geometry.rule() != Rule::Renju {
+        if side != Player::X || self.geometry.rule() != Rule::Renju {
             return true;
         }
         threat != Threat::DoubleThree
@@ -301,7 +300,7 @@ impl Goban {
     }
 
     /// Plays `side`'s stone on the empty cell `at`.
-    pub fn play(&mut self, at: usize, side: Side) {
+    pub fn play(&mut self, at: usize, side: Player) {
         debug_assert!(self.is_empty(at), "cell {at} is not empty");
         self.saved_counts.push((
             self.threat_counts,
@@ -313,8 +312,8 @@ impl Goban {
         self.tally(at, -1);
         self.sets.clear(at);
         let stone = match side {
-            Side::First => BLACK,
-            Side::Second => WHITE,
+            Player::X => BLACK,
+            Player::O => WHITE,
         };
         self.cells[at].stone = stone;
         // Before `mark`, which saves the cells it changes: undo restores them, `near` included.
@@ -326,7 +325,7 @@ impl Goban {
     }
 
     /// Takes back the stone of `side` on `at`, the last move played.
-    pub fn undo(&mut self, at: usize, side: Side) {
+    pub fn undo(&mut self, at: usize, side: Player) {
         debug_assert_eq!(self.history.last(), Some(&(at as u16)));
         self.history.pop();
         let (counts, window_sums, sets, mark) = self.saved_counts.pop().expect("a move to undo");
@@ -402,7 +401,7 @@ impl Goban {
                 let cell = &mut self.cells[other];
                 let key = change(cell.keys[dir], shift);
                 cell.keys[dir] = key;
-                for side in Side::BOTH {
+                for side in Player::BOTH {
                     let i = side.index();
                     let packed = repack(cell.patterns[i], dir, self.table.get(key, side));
                     cell.patterns[i] = packed;
@@ -423,13 +422,13 @@ impl Goban {
     fn refresh_cell(&mut self, at: usize) {
         for dir in 0..4 {
             let key = self.cells[at].keys[dir];
-            for side in Side::BOTH {
+            for side in Player::BOTH {
                 let packed = &mut self.cells[at].patterns[side.index()];
                 *packed = repack(*packed, dir, self.table.get(key, side));
             }
         }
         let cell = &mut self.cells[at];
-        for side in Side::BOTH {
+        for side in Player::BOTH {
             let i = side.index();
             let (threat, value) = self.combos.get(cell.patterns[i]);
             cell.threat[i] = threat;

@@ -20,7 +20,7 @@ use super::eval::Weights;
 use super::params::{KILLER_BONUS, TABLE_MOVE_BONUS};
 use super::threat::Threat;
 use super::threats::forced_replies;
-use crate::engine::core::side::Side;
+use crate::engine::game::Player;
 
 /// What the side to move faces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,7 +35,7 @@ pub enum Pressure {
 
 /// What `side` faces on `board`; the caller has checked it has no completing cell itself and that
 /// the opponent has at most one.
-pub fn pressure(board: &Goban, side: Side) -> Pressure {
+pub fn pressure(board: &Goban, side: Player) -> Pressure {
     let other = side.opponent();
     if let Some(block) = board.five_cell(other) {
         Pressure::Four(block)
@@ -64,7 +64,7 @@ pub struct Hints<'h> {
 /// Fills `moves` with `(order, cell)` for `side`, best first, limited as the module says.
 pub fn generate(
     board: &Goban,
-    side: Side,
+    side: Player,
     pressure: Pressure,
     weights: &Weights,
     hints: &Hints<'_>,
@@ -129,7 +129,7 @@ pub fn generate(
 #[inline]
 fn defence_moves(
     board: &Goban,
-    side: Side,
+    side: Player,
     line: &[usize],
     score: &impl Fn(usize) -> i32,
     moves: &mut Vec<(i32, usize)>,
@@ -158,7 +158,7 @@ fn defence_moves(
 
 /// Appends to `moves` the candidate cells not in it where `side` makes a three or better (for
 /// a node whose capped list lost: see `negamax`).
-pub fn add_threes(board: &Goban, side: Side, moves: &mut Vec<(i32, usize)>) {
+pub fn add_threes(board: &Goban, side: Player, moves: &mut Vec<(i32, usize)>) {
     for at in board.playable().iter().map(|&a| a as usize) {
         if board.is_candidate(at)
             && board.threat(at, side) >= Threat::Three
@@ -175,7 +175,7 @@ pub fn add_threes(board: &Goban, side: Side, moves: &mut Vec<(i32, usize)>) {
 /// as quiet here: with them spared as well, the same reductions and pruning (see `negamax`)
 /// completed a ply or two less on six midgames, and the last session's pruning that spared them
 /// scored no better than none (the research notes (docs/strength.md), "A selective search").
-pub fn is_quiet(board: &Goban, at: usize, side: Side) -> bool {
+pub fn is_quiet(board: &Goban, at: usize, side: Player) -> bool {
     board.threat(at, side) < Threat::Four && board.threat(at, side.opponent()) < Threat::Four
 }
 
@@ -201,7 +201,7 @@ pub(crate) mod tests {
 
     /// The moves `side` tries at a calm node of a 15 × 15 `board` (16 quiet moves at most),
     /// against the opponent's VCF `line` if given, with no hints from earlier searches.
-    fn generated(board: &Goban, side: Side, line: Option<&[usize]>) -> Vec<(i32, usize)> {
+    fn generated(board: &Goban, side: Player, line: Option<&[usize]>) -> Vec<(i32, usize)> {
         let history = vec![[0; 2]; 23 * 23];
         let hints = Hints {
             defence: line,
@@ -238,7 +238,7 @@ pub(crate) mod tests {
     #[test]
     fn against_a_vcf_the_counters_are_tried_with_the_line() {
         let mut board = counter_position();
-        let (x, o) = (Side::of(Player::X), Side::of(Player::O));
+        let (x, o) = (Player::X, Player::O);
         let line = Vcf::new(1 << 12)
             .find(&mut board, o, 12)
             .expect("O has a VCF");

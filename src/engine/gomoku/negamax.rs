@@ -37,8 +37,8 @@ use super::params::{
 use super::threat::Threat;
 use super::threats::Vcf;
 use crate::engine::core::budget::Budget;
-use crate::engine::core::side::Side;
 use crate::engine::core::table::{Entry, Table};
+use crate::engine::game::Player;
 
 /// Win scores (`WIN - p` for a win `p` plies from the root) as the small-board solver counts them.
 pub use crate::engine::core::score::{INFINITY, MATE_BOUND, WIN};
@@ -75,7 +75,7 @@ struct Node {
     depth: i32,
     ply: usize,
     beta: i32,
-    side: Side,
+    side: Player,
     pressure: Pressure,
     /// The static evaluation at a calm node off the principal variation (it may prune).
     calm_eval: Option<i32>,
@@ -143,17 +143,17 @@ impl<'a> Searcher<'a> {
     }
 
     /// The static evaluation for `side` to move.
-    pub fn evaluate(&self, side: Side) -> i32 {
+    pub fn evaluate(&self, side: Player) -> i32 {
         self.board.evaluate(side, EVAL_MAX)
     }
 
     /// A VCF for `side` within `budget` nodes: its length in plies.
-    pub fn vcf_plies(&mut self, side: Side, budget: u64) -> Option<usize> {
+    pub fn vcf_plies(&mut self, side: Player, budget: u64) -> Option<usize> {
         self.vcf_line(side, budget).map(|line| line.len())
     }
 
     /// A VCF line for `side` within `budget` nodes (padded cells), counting its nodes as work.
-    pub fn vcf_line(&mut self, side: Side, budget: u64) -> Option<Vec<usize>> {
+    pub fn vcf_line(&mut self, side: Player, budget: u64) -> Option<Vec<usize>> {
         if !self.board.has_four_move(side) && !self.board.has_five(side) {
             return None;
         }
@@ -167,7 +167,7 @@ impl<'a> Searcher<'a> {
     /// Negamax value of the position for `side` to move, searched `depth` plies deep, `ply`
     /// plies from the root, within `(alpha, beta)`. Returns 0 once the budget has stopped the
     /// search (the caller discards it).
-    pub fn negamax(&mut self, depth: i32, ply: usize, alpha: i32, beta: i32, side: Side) -> i32 {
+    pub fn negamax(&mut self, depth: i32, ply: usize, alpha: i32, beta: i32, side: Player) -> i32 {
         self.pv[ply].clear();
         if self.budget.spend(1) {
             return 0;
@@ -246,7 +246,7 @@ impl<'a> Searcher<'a> {
     /// The value of a position decided without a search: a five to complete, two fives to stop,
     /// an open four, a four-three or double three against no four, a full board; and the static
     /// evaluation at the deepest ply.
-    fn decided(&self, ply: usize, side: Side) -> Option<i32> {
+    fn decided(&self, ply: usize, side: Player) -> Option<i32> {
         let other = side.opponent();
         let plies = ply as i32;
         if self.board.has_five(side) {
@@ -295,7 +295,7 @@ impl<'a> Searcher<'a> {
 
     /// The value at the horizon with no five to stop: the static evaluation, or a VCF's win
     /// when the evaluation does not already fail high.
-    fn horizon(&mut self, side: Side, plies: i32, beta: i32) -> i32 {
+    fn horizon(&mut self, side: Player, plies: i32, beta: i32) -> i32 {
         let eval = self.evaluate(side);
         if eval >= beta {
             // A VCF would only raise a score that already fails high.
@@ -311,7 +311,7 @@ impl<'a> Searcher<'a> {
     fn candidates(
         &mut self,
         ply: usize,
-        side: Side,
+        side: Player,
         pressure: Pressure,
         defence: Option<&[usize]>,
         table_move: Option<usize>,
@@ -461,7 +461,7 @@ impl<'a> Searcher<'a> {
     }
 
     /// A quiet move that cut: a killer at `ply`, and history credit for `side`.
-    fn reward(&mut self, ply: usize, at: usize, side: Side, depth: i32) {
+    fn reward(&mut self, ply: usize, at: usize, side: Player, depth: i32) {
         let killers = &mut self.killers[ply];
         if killers[0] != at as u16 {
             killers[1] = killers[0];
@@ -479,7 +479,7 @@ impl<'a> Searcher<'a> {
         ply: usize,
         beta: i32,
         eval: i32,
-        side: Side,
+        side: Player,
     ) -> Option<i32> {
         if depth < NULL_MOVE_DEPTH || eval < beta || self.after_null || beta.abs() >= MATE_BOUND {
             return None;

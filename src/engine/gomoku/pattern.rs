@@ -15,7 +15,6 @@
 //!
 //! Only the `k`-windows through the centre count, so a pattern is always about the stone played.
 
-use crate::engine::core::side::Side;
 use crate::engine::game::{Player, Rule};
 use std::sync::OnceLock;
 
@@ -177,7 +176,7 @@ impl PatternTable {
 
     /// The pattern `side` (black first, white second) makes at the centre of `key`.
     #[inline]
-    pub fn get(&self, key: u32, side: Side) -> Pattern {
+    pub fn get(&self, key: u32, side: Player) -> Pattern {
         self.patterns[key as usize][side.index()]
     }
 
@@ -348,8 +347,8 @@ mod tests {
     #[test]
     fn gomoku_patterns_are_counted_as_players_count_them() {
         let table = PatternTable::for_k(5);
-        let black = |text: &str| table.get(key(text, 5), Side::First);
-        let white = |text: &str| table.get(key(text, 5), Side::Second);
+        let black = |text: &str| table.get(key(text, 5), Player::X);
+        let white = |text: &str| table.get(key(text, 5), Player::O);
         assert_eq!(black("....xx*xx...."), Pattern::Five);
         assert_eq!(black("...xxxx*....."), Pattern::Five);
         assert_eq!(black("....xxx*....."), Pattern::Flex4);
@@ -402,20 +401,20 @@ mod tests {
             let table = PatternTable::for_k(k);
             let run: String = "x".repeat(k - 1);
             let text = format!("{}{run}*{}", ".".repeat(k), ".".repeat(k));
-            assert_eq!(table.get(key(&text, k), Side::First), Pattern::Five);
+            assert_eq!(table.get(key(&text, k), Player::X), Pattern::Five);
             let open: String = "x".repeat(k - 2);
             let text = format!("{}{open}*{}", ".".repeat(k), ".".repeat(k));
-            assert_eq!(table.get(key(&text, k), Side::First), Pattern::Flex4);
+            assert_eq!(table.get(key(&text, k), Player::X), Pattern::Flex4);
         }
     }
 
     #[test]
     fn each_rule_counts_its_fives() {
-        let pattern = |rule: Rule, text: &str, side: Side| {
+        let pattern = |rule: Rule, text: &str, side: Player| {
             let table = PatternTable::for_rule(5, rule);
             table.get(key_within(text, table.reach()), side)
         };
-        let (black, white) = (Side::First, Side::Second);
+        let (black, white) = (Player::X, Player::O);
         // An overline: a five in freestyle and caro, none under standard, and none for black
         // only under renju.
         let six = "....xxxxx*.....";

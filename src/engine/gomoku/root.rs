@@ -17,8 +17,8 @@ use crate::engine::core::deadline::Deadline;
 use crate::engine::core::deepening::{self, Deepening, Pass};
 use crate::engine::core::job::Job;
 use crate::engine::core::score::{self, EvalScale};
-use crate::engine::core::side::Side;
 use crate::engine::core::table::{Replacement, Table};
+use crate::engine::game::Player;
 use crate::engine::game::Position;
 use crate::engine::limits::SearchLimits;
 use crate::engine::progress::{Iteration, Progress};
@@ -68,7 +68,7 @@ pub fn search(job: Job<'_>) -> Analysis {
     let (tables, position, scoring, limits) = job.parts();
     let geometry = position.geometry();
     let mut board = Goban::new(geometry, position.cells(), &WEIGHTS);
-    let side = Side::of(position.to_move());
+    let side = position.to_move();
     // Short wins first: each round allows more fours, within one budget.
     let mut vcf = Vcf::new(ROOT_VCF_BUDGET);
     for fours in ROOT_VCF_FOURS {
@@ -137,7 +137,7 @@ pub fn search(job: Job<'_>) -> Analysis {
 /// The searched moves in the order the search's move ordering prefers them, which breaks ties
 /// between equal values in [`Analysis::ranked`]: the cell's value for both sides (the patterns
 /// a stone there makes, its own and the ones it stops), then nearest the centre.
-fn preference(board: &Goban, analysis: &Analysis, side: Side) -> Vec<usize> {
+fn preference(board: &Goban, analysis: &Analysis, side: Player) -> Vec<usize> {
     let layout = board.layout();
     let mut cells: Vec<(std::cmp::Reverse<i32>, usize, usize)> = analysis
         .moves
@@ -164,7 +164,7 @@ fn preference(board: &Goban, analysis: &Analysis, side: Side) -> Vec<usize> {
 struct Iterations<'s, 'r> {
     searcher: &'s mut Searcher<'r>,
     root: &'s mut [RootMove],
-    side: Side,
+    side: Player,
     open: usize,
     threat_check: Option<&'s mut Vct>,
     checks: Checks,
@@ -226,7 +226,7 @@ fn iterate(
     searcher: &mut Searcher,
     root: &mut [RootMove],
     depth: i32,
-    side: Side,
+    side: Player,
     open: usize,
 ) -> Option<(Vec<u16>, bool)> {
     let other = side.opponent();
@@ -295,7 +295,7 @@ fn iterate(
 
 /// Orders the root moves by the static evaluation after each, best first (the fallback when no
 /// iteration searched a move before the deadline).
-fn order_by_one_ply(board: &mut Goban, root: &mut [RootMove], side: Side) {
+fn order_by_one_ply(board: &mut Goban, root: &mut [RootMove], side: Player) {
     for m in root.iter_mut() {
         m.score = one_ply(board, m.at, side);
     }
@@ -303,7 +303,7 @@ fn order_by_one_ply(board: &mut Goban, root: &mut [RootMove], side: Side) {
 }
 
 /// The static evaluation, for `side`, of the position after it plays `at`.
-fn one_ply(board: &mut Goban, at: usize, side: Side) -> i32 {
+fn one_ply(board: &mut Goban, at: usize, side: Player) -> i32 {
     board.play(at, side);
     let value = -board.evaluate(side.opponent(), EVAL_MAX);
     board.undo(at, side);
@@ -324,7 +324,7 @@ fn one_ply(board: &mut Goban, at: usize, side: Side) -> i32 {
 fn set_aside_losing(
     board: &mut Goban,
     cells: &mut Vec<usize>,
-    side: Side,
+    side: Player,
     vct: &mut Vct,
     pass_budget: u64,
 ) -> bool {
@@ -391,7 +391,7 @@ struct Checks {
 fn recheck_best(
     searcher: &mut Searcher,
     root: &mut [RootMove],
-    side: Side,
+    side: Player,
     vct: &mut Vct,
     checks: &mut Checks,
 ) -> bool {
@@ -429,7 +429,7 @@ fn recheck_best(
 /// Whether the opponent wins by continuous threats (found within `budget` nodes) after `side`
 /// plays `at`. A move that makes a four is not checked here: the opponent must block it first,
 /// and the tree search sees what follows.
-fn leaves_vct(board: &mut Goban, at: usize, side: Side, vct: &mut Vct, budget: u64) -> bool {
+fn leaves_vct(board: &mut Goban, at: usize, side: Player, vct: &mut Vct, budget: u64) -> bool {
     board.play(at, side);
     vct.set_budget(budget);
     let refuted = board.five_cell(side).is_none()
@@ -449,7 +449,7 @@ fn threat_win(
     first: usize,
     nodes: u64,
 ) -> Analysis {
-    let side = Side::of(position.to_move());
+    let side = position.to_move();
     let cell = board.layout().unpadded(first);
     let mut board = board;
     let root = [RootMove {
@@ -465,7 +465,7 @@ fn threat_win(
 
 /// The cells searched at the root: every empty cell within two of a stone that `side` may play,
 /// or the centre of an empty board.
-fn root_moves(board: &Goban, side: Side) -> Vec<usize> {
+fn root_moves(board: &Goban, side: Player) -> Vec<usize> {
     let moves: Vec<usize> = board
         .playable()
         .iter()
@@ -492,7 +492,7 @@ fn root_moves(board: &Goban, side: Side) -> Vec<usize> {
 /// Adds root candidates up to `wanted` when there are fewer (multi-PV asks for more moves than
 /// the root has, as on a board with one stone): the empty cells nearest the centre that `side`
 /// may play.
-fn add_candidates(board: &Goban, cells: &mut Vec<usize>, side: Side, wanted: usize) {
+fn add_candidates(board: &Goban, cells: &mut Vec<usize>, side: Player, wanted: usize) {
     if cells.len() >= wanted {
         return;
     }
@@ -512,7 +512,7 @@ fn add_candidates(board: &Goban, cells: &mut Vec<usize>, side: Side, wanted: usi
 fn score_moves(
     board: &mut Goban,
     root: &[RootMove],
-    side: Side,
+    side: Player,
     scoring: Scoring,
     position: &Position,
 ) -> Vec<MoveScore> {
@@ -554,7 +554,7 @@ fn forced_win(
     line: Vec<usize>,
     nodes: u64,
 ) -> Analysis {
-    let side = Side::of(position.to_move());
+    let side = position.to_move();
     let pv: Vec<usize> = line.iter().map(|&a| board.layout().unpadded(a)).collect();
     let moves = score_moves(&mut board, &[], side, scoring, position);
     Analysis::forced_win(moves, pv, nodes, position, scoring)

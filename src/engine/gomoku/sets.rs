@@ -2,7 +2,7 @@
 //! better, as bit sets over the padded cells: the threat searches walk them instead of the board.
 
 use super::threat::Threat;
-use crate::engine::core::side::Side;
+use crate::engine::game::Player;
 
 /// Words in a bit set over the padded cells: at most 30 × 30 = 900 of them, 20 × 20 under a rule
 /// (a margin of 5).
@@ -18,7 +18,7 @@ pub struct ThreatSets([[Set; 2]; 2]);
 impl ThreatSets {
     /// Puts the empty cell `at` in `side`'s sets by what it makes there: a five, a four or better.
     #[inline]
-    pub fn mark(&mut self, side: Side, at: usize, threat: Threat) {
+    pub fn mark(&mut self, side: Player, at: usize, threat: Threat) {
         let sets = &mut self.0[side.index()];
         set_bit(&mut sets[0], at, threat == Threat::Five);
         set_bit(&mut sets[1], at, threat >= Threat::Four);
@@ -32,12 +32,12 @@ impl ThreatSets {
     }
 
     /// The empty cells where `side` completes a line.
-    pub fn fives(&self, side: Side) -> impl Iterator<Item = usize> + '_ {
+    pub fn fives(&self, side: Player) -> impl Iterator<Item = usize> + '_ {
         bits(&self.0[side.index()][0])
     }
 
     /// The empty cells where `side` makes a four or better.
-    pub fn fours(&self, side: Side) -> impl Iterator<Item = usize> + '_ {
+    pub fn fours(&self, side: Player) -> impl Iterator<Item = usize> + '_ {
         bits(&self.0[side.index()][1])
     }
 }
@@ -71,20 +71,20 @@ mod tests {
     #[test]
     fn marks_fives_and_fours_per_side_and_clears_them() {
         let mut sets = ThreatSets::default();
-        sets.mark(Side::First, 3, Threat::Five);
-        sets.mark(Side::First, 70, Threat::Four);
-        sets.mark(Side::First, 500, Threat::OpenThree);
-        sets.mark(Side::Second, 128, Threat::FourThree);
-        assert_eq!(sets.fives(Side::First).collect::<Vec<_>>(), [3]);
-        assert_eq!(sets.fours(Side::First).collect::<Vec<_>>(), [3, 70]);
-        assert_eq!(sets.fives(Side::Second).count(), 0);
-        assert_eq!(sets.fours(Side::Second).collect::<Vec<_>>(), [128]);
+        sets.mark(Player::X, 3, Threat::Five);
+        sets.mark(Player::X, 70, Threat::Four);
+        sets.mark(Player::X, 500, Threat::OpenThree);
+        sets.mark(Player::O, 128, Threat::FourThree);
+        assert_eq!(sets.fives(Player::X).collect::<Vec<_>>(), [3]);
+        assert_eq!(sets.fours(Player::X).collect::<Vec<_>>(), [3, 70]);
+        assert_eq!(sets.fives(Player::O).count(), 0);
+        assert_eq!(sets.fours(Player::O).collect::<Vec<_>>(), [128]);
         // A cell's threat weakens: it leaves the sets it no longer belongs to.
-        sets.mark(Side::First, 3, Threat::Four);
-        assert_eq!(sets.fives(Side::First).count(), 0);
+        sets.mark(Player::X, 3, Threat::Four);
+        assert_eq!(sets.fives(Player::X).count(), 0);
         sets.clear(70);
         sets.clear(128);
-        assert_eq!(sets.fours(Side::First).collect::<Vec<_>>(), [3]);
-        assert_eq!(sets.fours(Side::Second).count(), 0);
+        assert_eq!(sets.fours(Player::X).collect::<Vec<_>>(), [3]);
+        assert_eq!(sets.fours(Player::O).count(), 0);
     }
 }

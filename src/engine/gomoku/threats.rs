@@ -11,7 +11,7 @@ use crate::engine::core::deadline::Deadline;
 use super::board::Goban;
 use super::params::{VCF_MAX_FOURS_IN_VCT, VCT_REACH, VCT_VCF_BUDGET};
 use super::threat::Threat;
-use crate::engine::core::side::Side;
+use crate::engine::game::Player;
 
 /// Entries of the table of attacker positions already shown to have no VCF.
 const FAILED_SLOTS: usize = 1 << 16;
@@ -72,7 +72,7 @@ impl Vcf {
     /// A win for `side`, to move on `board`, by continuous fours of at most `max_fours` attacker
     /// moves: the line (padded cells: attacker, defender, ..., the completing move), or `None`
     /// if none was found within the budget. The board is left as it was.
-    pub fn find(&mut self, board: &mut Goban, side: Side, max_fours: u32) -> Option<Vec<usize>> {
+    pub fn find(&mut self, board: &mut Goban, side: Player, max_fours: u32) -> Option<Vec<usize>> {
         let mut line = Vec::new();
         match self.search(board, side, max_fours, &mut line) {
             Found::Win => {
@@ -85,14 +85,14 @@ impl Vcf {
 
     /// Whether `side` has no VCF of at most `max_fours` attacker moves, shown by a search that
     /// ran to its end within the budget (`false` when it found one or ran out).
-    pub fn has_none(&mut self, board: &mut Goban, side: Side, max_fours: u32) -> bool {
+    pub fn has_none(&mut self, board: &mut Goban, side: Player, max_fours: u32) -> bool {
         self.search(board, side, max_fours, &mut Vec::new()) == Found::None
     }
 
     fn search(
         &mut self,
         board: &mut Goban,
-        side: Side,
+        side: Player,
         max_fours: u32,
         line: &mut Vec<usize>,
     ) -> Found {
@@ -104,7 +104,7 @@ impl Vcf {
     fn attack(
         &mut self,
         board: &mut Goban,
-        side: Side,
+        side: Player,
         fours_left: u32,
         start: u64,
         line: &mut Vec<usize>,
@@ -228,7 +228,7 @@ impl Vct {
 
     /// The first move of a win by continuous threats for `side` to move, with at most
     /// `max_threats` attacker moves, if one is found within the budget.
-    pub fn find(&mut self, board: &mut Goban, side: Side, max_threats: u32) -> Option<usize> {
+    pub fn find(&mut self, board: &mut Goban, side: Player, max_threats: u32) -> Option<usize> {
         self.start = self.nodes();
         for depth in 2..=max_threats {
             if let Some(first) = self.attack(board, side, depth, None) {
@@ -249,7 +249,7 @@ impl Vct {
     fn attack(
         &mut self,
         board: &mut Goban,
-        side: Side,
+        side: Player,
         depth: u32,
         last: Option<usize>,
     ) -> Option<usize> {
@@ -308,7 +308,7 @@ impl Vct {
     /// every defence loses. Against a four the defender must block; against an open three it may
     /// play any cell that stops it or a four of its own (after which the attacker blocks and the
     /// defender moves again); a VCF of its own (or a search for one cut short) refutes.
-    fn defender_loses(&mut self, board: &mut Goban, side: Side, depth: u32, last: usize) -> bool {
+    fn defender_loses(&mut self, board: &mut Goban, side: Player, depth: u32, last: usize) -> bool {
         self.nodes += 1;
         let other = side.opponent();
         if board.has_five(other) || self.out_of_budget() {
@@ -363,7 +363,7 @@ impl Vct {
 
 /// Fills `moves` with the attacker's fours, best first: against the defender's one completing
 /// cell only a block that is also a four, and under renju none that black may not play.
-fn fours(board: &Goban, side: Side, moves: &mut Vec<(i32, usize)>) {
+fn fours(board: &Goban, side: Player, moves: &mut Vec<(i32, usize)>) {
     moves.clear();
     let other = side.opponent();
     if board.has_five(other) {
@@ -387,7 +387,7 @@ fn fours(board: &Goban, side: Side, moves: &mut Vec<(i32, usize)>) {
 /// After the attacker's four, whose completing cell is `reply`: when the defender cannot stop
 /// it (two completing cells, or under renju one that black may not take) and has no five of its
 /// own, the rest of the line: the defender's move and the attacker's five.
-fn unstoppable(board: &Goban, side: Side, reply: usize) -> Option<(usize, usize)> {
+fn unstoppable(board: &Goban, side: Player, reply: usize) -> Option<(usize, usize)> {
     let other = side.opponent();
     if board.has_five(other) {
         return None;
@@ -407,7 +407,7 @@ fn unstoppable(board: &Goban, side: Side, reply: usize) -> Option<(usize, usize)
 }
 
 /// A cell other than `not` that `side` may play (for a line where it has no move that holds).
-fn any_other_move(board: &Goban, side: Side, not: usize) -> Option<usize> {
+fn any_other_move(board: &Goban, side: Player, not: usize) -> Option<usize> {
     board
         .playable()
         .iter()
@@ -423,13 +423,13 @@ pub(crate) mod tests {
     use std::time::Instant;
 
     /// The 15 x 15 board after `moves` (column letter, row letter, as in SGF; black first).
-    pub(crate) fn board_after(moves: &str) -> (Goban, Side) {
+    pub(crate) fn board_after(moves: &str) -> (Goban, Player) {
         let geometry = Geometry::new(15, 15, 5).unwrap();
         let cells = cells_after(moves);
         let stones = cells.iter().flatten().count();
         (
             Goban::new(geometry, &cells, &WEIGHTS),
-            Side::First.after(stones as i32),
+            Player::X.after(stones as i32),
         )
     }
 
@@ -495,7 +495,7 @@ pub(crate) mod tests {
                 continue;
             }
             let mut board = Goban::new(geometry, &cells, &WEIGHTS);
-            for side in Side::BOTH {
+            for side in Player::BOTH {
                 if board.has_five(side.opponent()) && board.count(side.opponent(), Threat::Five) > 1
                 {
                     continue;
@@ -507,7 +507,7 @@ pub(crate) mod tests {
                     for (i, &at) in line.iter().enumerate() {
                         let cell = board.layout().unpadded(at);
                         assert!(check[cell].is_none(), "line plays on an empty cell");
-                        let mover = if (i % 2 == 0) == (side == Side::First) {
+                        let mover = if (i % 2 == 0) == (side == Player::X) {
                             Player::X
                         } else {
                             Player::O

@@ -7,7 +7,7 @@
 
 use super::eval::Weights;
 use super::layout::Layout;
-use crate::engine::core::side::Side;
+use crate::engine::game::Player;
 
 /// Marks an unused slot in `through`.
 const NO_WINDOW: u32 = u32::MAX;
@@ -70,7 +70,7 @@ impl WindowScores {
     }
 
     /// Counts a stone of `side` on `at` in its windows and updates the sums.
-    pub fn add(&mut self, at: usize, side: Side) {
+    pub fn add(&mut self, at: usize, side: Player) {
         let (own_i, other_i) = (side.index(), side.opponent().index());
         let value = &self.weights.window;
         let value_opp = &self.weights.window_opp;
@@ -94,7 +94,7 @@ impl WindowScores {
 
     /// Takes the stone of `side` on `at` out of its windows, and puts back `sums`, those from
     /// before it was added.
-    pub fn remove(&mut self, at: usize, side: Side, sums: Sums) {
+    pub fn remove(&mut self, at: usize, side: Player, sums: Sums) {
         self.sums = sums;
         for slot in at * self.slots..(at + 1) * self.slots {
             let w = self.through[slot];

@@ -5,9 +5,9 @@ use std::ops::{Deref, DerefMut};
 
 use super::grid::Grid;
 use super::patterns::Patterns;
-use crate::engine::core::side::Side;
 #[cfg(test)]
-use crate::engine::game::{Geometry, Player};
+use crate::engine::game::Geometry;
+use crate::engine::game::Player;
 
 /// A [`Grid`] and its four-making cells. The grid's own methods (play, undo, threats) are
 /// reached through `Deref`.
@@ -24,7 +24,7 @@ impl ThreatGrid {
     }
 
     /// See [`Patterns::four_making_cells`].
-    pub fn four_making_cells(&mut self, side: Side, out: &mut Vec<u16>) {
+    pub fn four_making_cells(&mut self, side: Player, out: &mut Vec<u16>) {
         self.patterns.four_making_cells(&self.grid, side, out);
     }
 }

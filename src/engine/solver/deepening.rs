@@ -16,8 +16,8 @@ use crate::engine::core::budget::Budget;
 use crate::engine::core::deadline::Deadline;
 use crate::engine::core::deepening::{self, Deepening, Pass};
 use crate::engine::core::score::INFINITY;
-use crate::engine::core::side::Side;
 use crate::engine::core::table::Table;
+use crate::engine::game::Player;
 use crate::engine::game::{Geometry, Position};
 use crate::engine::limits::SearchLimits;
 use crate::engine::progress::Iteration;
@@ -27,7 +27,7 @@ use crate::engine::progress::Iteration;
 pub struct Solver<'t> {
     pub board: ThreatGrid,
     pub table: &'t mut Table,
-    pub root_side: Side,
+    pub root_side: Player,
     pub nodes: u64,
 }
 
@@ -37,13 +37,13 @@ impl<'t> Solver<'t> {
         Self {
             board: ThreatGrid::from(Grid::new(position.geometry(), position.cells())),
             table,
-            root_side: Side::of(position.to_move()),
+            root_side: position.to_move(),
             nodes: 0,
         }
     }
 
     /// Static evaluation for `side` to move.
-    pub fn evaluate(&self, side: Side) -> i32 {
+    pub fn evaluate(&self, side: Player) -> i32 {
         eval::evaluate(&self.board, side)
     }
 

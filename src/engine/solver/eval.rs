@@ -8,7 +8,7 @@
 use super::grid::Grid;
 use super::params::TEMPO;
 use crate::engine::core::score::{EvalScale, HEURISTIC_MAX};
-use crate::engine::core::side::Side;
+use crate::engine::game::Player;
 
 /// The evaluation on the estimate scale: an evaluation of 2,000 reports as 0.69. One past
 /// [`HEURISTIC_MAX`] is a bound beyond every evaluation, and keeps its place above them.
@@ -18,7 +18,7 @@ pub const SCALE: EvalScale = EvalScale {
 };
 
 /// Static evaluation for `side` to move, within `±HEURISTIC_MAX`.
-pub fn evaluate(grid: &Grid, side: Side) -> i32 {
+pub fn evaluate(grid: &Grid, side: Player) -> i32 {
     let other = side.opponent();
     let raw =
         grid.weight(side) - grid.weight(other) + grid.centre(side) - grid.centre(other) + TEMPO;

@@ -9,7 +9,6 @@ use super::rules::Rules;
 use super::symmetry::Symmetries;
 use super::weights::{MovePriority, window_weight};
 use super::windows::Windows;
-use crate::engine::core::side::Side;
 use crate::engine::game::{Geometry, Player, Rule};
 
 /// What one window contributes to the per-side counters, given its stone counts.
@@ -103,7 +102,7 @@ impl Grid {
         }
         for (c, stone) in stones.iter().enumerate() {
             if let Some(player) = stone {
-                grid.play(c, Side::of(*player));
+                grid.play(c, *player);
             }
         }
         grid
@@ -125,7 +124,7 @@ impl Grid {
     }
 
     /// Windows `side` can still complete.
-    pub fn live(&self, side: Side) -> u32 {
+    pub fn live(&self, side: Player) -> u32 {
         self.live[side.index()]
     }
 
@@ -135,22 +134,22 @@ impl Grid {
     }
 
     /// Windows where `side` needs one more stone and the opponent has none.
-    pub fn threats(&self, side: Side) -> u32 {
+    pub fn threats(&self, side: Player) -> u32 {
         self.threats[side.index()]
     }
 
     /// Windows where `side` needs two more stones and the opponent has none.
-    pub fn twos(&self, side: Side) -> u32 {
+    pub fn twos(&self, side: Player) -> u32 {
         self.twos[side.index()]
     }
 
     /// The sum of the weights of the windows `side` can still complete.
-    pub fn weight(&self, side: Side) -> i64 {
+    pub fn weight(&self, side: Player) -> i64 {
         self.weight[side.index()]
     }
 
     /// The sum of the centre bonuses of `side`'s stones.
-    pub fn centre(&self, side: Side) -> i64 {
+    pub fn centre(&self, side: Player) -> i64 {
         self.centre[side.index()]
     }
 
@@ -165,7 +164,7 @@ impl Grid {
     }
 
     /// Stones of `side` in window `w`.
-    pub fn count(&self, w: usize, side: Side) -> u8 {
+    pub fn count(&self, w: usize, side: Player) -> u8 {
         self.counts[w][side.index()]
     }
 
@@ -195,7 +194,7 @@ impl Grid {
     }
 
     /// Puts a stone of `side` on the empty `cell`.
-    pub fn play(&mut self, cell: usize, side: Side) {
+    pub fn play(&mut self, cell: usize, side: Player) {
         let s = side.index();
         debug_assert_eq!(self.cells[cell], 0);
         self.cells[cell] = s as u8 + 1;
@@ -215,7 +214,7 @@ impl Grid {
     }
 
     /// Takes the stone of `side` off `cell`.
-    pub fn undo(&mut self, cell: usize, side: Side) {
+    pub fn undo(&mut self, cell: usize, side: Player) {
         let s = side.index();
         debug_assert_eq!(self.cells[cell], s as u8 + 1);
         self.cells[cell] = 0;
@@ -265,13 +264,13 @@ impl Grid {
     }
 
     /// Whether `side` has forbidden moves: black under renju.
-    pub fn forbids(&self, side: Side) -> bool {
+    pub fn forbids(&self, side: Player) -> bool {
         self.rules.forbids(side)
     }
 
     /// Whether `side` may play the empty `cell`: always, except black's forbidden moves under
     /// renju.
-    pub fn may_play(&self, cell: usize, side: Side) -> bool {
+    pub fn may_play(&self, cell: usize, side: Player) -> bool {
         self.rules.may_play(&self.cells, cell, side)
     }
 
@@ -283,17 +282,17 @@ impl Grid {
 
     /// Whether `side` has a move it may play (only black under renju can have none: then the
     /// game is drawn).
-    pub fn has_move(&self, side: Side) -> bool {
+    pub fn has_move(&self, side: Player) -> bool {
         (0..self.cells.len()).any(|c| self.cells[c] == 0 && self.may_play(c, side))
     }
 
     /// Whether `side` has a move that wins at once.
-    pub fn has_win(&self, side: Side) -> bool {
+    pub fn has_win(&self, side: Player) -> bool {
         self.threats(side) > 0 && (self.rules.is_freestyle() || self.threat_cells(side).0.is_some())
     }
 
     /// Whether a stone of `side` on the empty `cell` of a window it fills wins under the rule.
-    fn completes(&self, cell: usize, side: Side) -> bool {
+    fn completes(&self, cell: usize, side: Player) -> bool {
         self.rules.is_freestyle() || self.rules.run_wins(&self.cells, cell, side)
     }
 
@@ -304,7 +303,7 @@ impl Grid {
     }
 
     /// The symmetry-reduced key after a stone of `side` on the empty `cell`.
-    pub fn canonical_key_after(&self, cell: usize, side: Side) -> u64 {
+    pub fn canonical_key_after(&self, cell: usize, side: Player) -> u64 {
         self.symmetries.canonical_key_after(cell, side)
     }
 
@@ -319,7 +318,7 @@ impl Grid {
     }
 
     /// How promising `cell` looks for `side`, for move ordering only.
-    pub fn move_priority(&self, cell: usize, side: Side) -> i32 {
+    pub fn move_priority(&self, cell: usize, side: Player) -> i32 {
         let priority = &self.priority;
         let mut score = priority.centrality[cell];
         for &w in self.windows_of(cell) {
@@ -347,13 +346,13 @@ impl Grid {
     }
 
     /// Whether window `w` holds `k - stones` stones of `side` and none of the opponent's.
-    pub fn open_with_missing(&self, w: usize, side: Side, missing: usize) -> bool {
+    pub fn open_with_missing(&self, w: usize, side: Player, missing: usize) -> bool {
         let c = self.counts[w];
         c[side.index()] as usize + missing == self.windows.k() && c[side.opponent().index()] == 0
     }
 
     /// Whether playing `cell` completes a line for `side` that wins under the rule.
-    pub fn wins_at(&self, cell: usize, side: Side) -> bool {
+    pub fn wins_at(&self, cell: usize, side: Player) -> bool {
         self.windows_of(cell)
             .iter()
             .any(|&w| self.open_with_missing(w as usize, side, 1))
@@ -362,7 +361,7 @@ impl Grid {
 
     /// The cells where `side` would complete a winning line: the first one, and whether there
     /// is a second, different one.
-    pub fn threat_cells(&self, side: Side) -> (Option<usize>, bool) {
+    pub fn threat_cells(&self, side: Player) -> (Option<usize>, bool) {
         let mut first = None;
         for w in 0..self.counts.len() {
             if self.open_with_missing(w, side, 1) {
@@ -382,7 +381,7 @@ impl Grid {
     }
 
     /// A winning cell for `side` other than `not`, if there is one.
-    pub fn other_threat_cell(&self, side: Side, not: usize) -> (usize, bool) {
+    pub fn other_threat_cell(&self, side: Player, not: usize) -> (usize, bool) {
         for w in 0..self.counts.len() {
             if self.open_with_missing(w, side, 1) {
                 for cell in self.empty_in_window(w) {
@@ -424,10 +423,10 @@ mod tests {
         let before = snapshot(&grid);
         let moves = [12, 6, 18, 0, 24];
         for (i, &c) in moves.iter().enumerate() {
-            grid.play(c, Side::First.after(i as i32));
+            grid.play(c, Player::X.after(i as i32));
         }
         for (i, &c) in moves.iter().enumerate().rev() {
-            grid.undo(c, Side::First.after(i as i32));
+            grid.undo(c, Player::X.after(i as i32));
         }
         assert_eq!(before, snapshot(&grid));
     }

@@ -22,15 +22,15 @@ use super::params::{PAIRING_BUDGET, PAIRING_MAX_LIVE, TABLE_MIN_DEPTH};
 use super::patterns::Patterns;
 use crate::engine::core::budget::Budget;
 use crate::engine::core::score::{INFINITY, WIN};
-use crate::engine::core::side::Side;
 use crate::engine::core::table::{Bound, Entry, Table};
+use crate::engine::game::Player;
 use crate::engine::game::{Geometry, Rule};
 
 /// The recursive search over one board, with its table, budget and move-ordering state.
 pub struct Negamax<'t> {
     pub board: Grid,
     pub table: &'t mut Table,
-    root_side: Side,
+    root_side: Player,
     pub budget: Budget,
     pub estimates: Estimates,
     pairing: Pairing,
@@ -47,7 +47,7 @@ impl<'t> Negamax<'t> {
         geometry: Geometry,
         board: Grid,
         table: &'t mut Table,
-        root_side: Side,
+        root_side: Player,
         budget: Budget,
     ) -> Self {
         let cells = board.cell_count();
@@ -65,17 +65,17 @@ impl<'t> Negamax<'t> {
     }
 
     /// The side to move at the root.
-    pub fn root_side(&self) -> Side {
+    pub fn root_side(&self) -> Player {
         self.root_side
     }
 
-    fn side_at(&self, ply: i32) -> Side {
+    fn side_at(&self, ply: i32) -> Player {
         self.root_side.after(ply)
     }
 
     /// Whether `side` provably cannot win: the opponent can pair off every window `side` can
     /// still complete (looked for only when few are open).
-    fn cannot_win(&mut self, side: Side) -> bool {
+    fn cannot_win(&mut self, side: Player) -> bool {
         if self.board.live(side) > PAIRING_MAX_LIVE {
             return false;
         }
@@ -90,7 +90,7 @@ impl<'t> Negamax<'t> {
     pub fn child_value(
         &mut self,
         cell: usize,
-        side: Side,
+        side: Player,
         depth: i32,
         ply: i32,
         alpha: i32,
@@ -106,7 +106,7 @@ impl<'t> Negamax<'t> {
     /// (`Break`), or the forced block, if any, to search (`Continue`).
     fn shortcuts(
         &mut self,
-        side: Side,
+        side: Player,
         ply: i32,
         alpha: i32,
         beta: i32,
@@ -170,7 +170,7 @@ impl<'t> Negamax<'t> {
 
     /// The bound a pairing strategy proves at this node, when it alone settles it: "this side
     /// cannot win" (alpha ≥ 0), "the opponent cannot win" (beta ≤ 0) or both.
-    fn pairing_bound(&mut self, side: Side, alpha: i32, beta: i32) -> Option<Bound> {
+    fn pairing_bound(&mut self, side: Player, alpha: i32, beta: i32) -> Option<Bound> {
         if alpha >= 0 {
             self.cannot_win(side).then_some(Bound::Upper)
         } else if beta <= 0 {
@@ -182,7 +182,7 @@ impl<'t> Negamax<'t> {
 
     /// The moves after `first` at the node, best first: every empty cell but `first`, dead
     /// cells counted once (they lead to positions of equal value).
-    fn ordered_moves(&mut self, side: Side, first: Option<usize>, moves: &mut Vec<(i64, u16)>) {
+    fn ordered_moves(&mut self, side: Player, first: Option<usize>, moves: &mut Vec<(i64, u16)>) {
         let mut dead_seen = first.is_some_and(|c| self.board.is_dead(c));
         for cell in 0..self.board.cell_count() {
             if !self.board.is_empty(cell) || Some(cell) == first || !self.board.may_play(cell, side)
@@ -306,7 +306,7 @@ impl<'t> Negamax<'t> {
     #[allow(clippy::too_many_arguments)]
     fn search_moves(
         &mut self,
-        side: Side,
+        side: Player,
         forced: Option<usize>,
         hash_move: Option<usize>,
         child_depth: i32,

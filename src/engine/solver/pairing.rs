@@ -5,8 +5,8 @@
 
 use super::grid::Grid;
 use super::marks::Marks;
-use crate::engine::core::side::Side;
 use crate::engine::game::Geometry;
+use crate::engine::game::Player;
 
 /// No partner in the pairing being built.
 const NO_PARTNER: u16 = u16::MAX;
@@ -82,7 +82,12 @@ impl Pairing {
     /// must also be allowed its answers: it pairs only cells each of which black can never be
     /// forbidden once white holds the other ([`Grid::never_foul`]). Its other moves need no
     /// care: with no move at all it draws.
-    pub fn defender_pairs_off(&mut self, grid: &Grid, attacker: Side, budget: u32) -> (bool, u32) {
+    pub fn defender_pairs_off(
+        &mut self,
+        grid: &Grid,
+        attacker: Player,
+        budget: u32,
+    ) -> (bool, u32) {
         if grid.live(attacker) == 0 {
             return (true, 0);
         }
@@ -219,10 +224,10 @@ pub(super) mod tests {
         geometry: Geometry,
         stones: usize,
         seed: &mut u64,
-    ) -> (Grid, Side) {
+    ) -> (Grid, Player) {
         let n = geometry.cells();
         let mut grid = Grid::new(geometry, &vec![None; n]);
-        let mut side = Side::First;
+        let mut side = Player::X;
         for _ in 0..stones {
             *seed = splitmix(*seed);
             let empty: Vec<usize> = (0..n)
@@ -246,9 +251,9 @@ pub(super) mod tests {
     /// no moves, and a side without a move draws).
     pub(in super::super) fn attacker_forces_win(
         grid: &mut Grid,
-        to_move: Side,
-        attacker: Side,
-        memo: &mut std::collections::HashMap<(Vec<u8>, Side), bool>,
+        to_move: Player,
+        attacker: Player,
+        memo: &mut std::collections::HashMap<(Vec<u8>, Player), bool>,
     ) -> bool {
         if grid.empties() == 0 {
             return false;
@@ -308,14 +313,14 @@ pub(super) mod tests {
             for _ in 0..60 {
                 let (mut grid, _) = random_grid(geometry, stones, &mut seed);
                 let snapshot = grid.stones().to_vec();
-                for attacker in Side::BOTH {
+                for attacker in Player::BOTH {
                     if !pairing.defender_pairs_off(&grid, attacker, 10_000).0 {
                         continue;
                     }
                     assert!(pairing.partner.iter().all(|&p| p == NO_PARTNER));
                     found += 1;
                     let mut memo = std::collections::HashMap::new();
-                    for to_move in Side::BOTH {
+                    for to_move in Player::BOTH {
                         assert!(
                             !attacker_forces_win(&mut grid, to_move, attacker, &mut memo),
                             "({rows},{cols},{k}) {snapshot:?}: a pairing for {attacker:?}'s \
@@ -341,15 +346,15 @@ pub(super) mod tests {
             let mut pairing = Pairing::new(geometry);
             for _ in 0..80 {
                 let (mut grid, _) = random_grid(geometry, stones, &mut seed);
-                if !pairing.defender_pairs_off(&grid, Side::Second, 10_000).0 {
+                if !pairing.defender_pairs_off(&grid, Player::O, 10_000).0 {
                     continue;
                 }
                 found += 1;
                 let snapshot = grid.stones().to_vec();
                 let mut memo = std::collections::HashMap::new();
-                for to_move in Side::BOTH {
+                for to_move in Player::BOTH {
                     assert!(
-                        !attacker_forces_win(&mut grid, to_move, Side::Second, &mut memo),
+                        !attacker_forces_win(&mut grid, to_move, Player::O, &mut memo),
                         "({rows},{cols}) {snapshot:?}: a black pairing, yet white wins with \
                          {to_move:?} to move",
                     );

@@ -3,7 +3,7 @@
 
 use super::grid::Grid;
 use super::marks::Marks;
-use crate::engine::core::side::Side;
+use crate::engine::game::Player;
 
 /// Scratch space for the pattern scans.
 pub struct Patterns {
@@ -24,7 +24,7 @@ impl Patterns {
 
     /// The empty cells where `side` makes a four (a window with `k - 1` of its stones and none
     /// of the opponent's), each once, in window order, appended to `out`.
-    pub fn four_making_cells(&mut self, grid: &Grid, side: Side, out: &mut Vec<u16>) {
+    pub fn four_making_cells(&mut self, grid: &Grid, side: Player, out: &mut Vec<u16>) {
         self.seen.clear();
         for w in 0..grid.window_count() {
             if !grid.open_with_missing(w, side, 2) {
@@ -39,7 +39,7 @@ impl Patterns {
     }
 
     /// A cell where `side` makes two threats on different cells at once, if there is one.
-    pub fn double_threat_cell(&mut self, grid: &Grid, side: Side) -> Option<usize> {
+    pub fn double_threat_cell(&mut self, grid: &Grid, side: Player) -> Option<usize> {
         self.seen.clear();
         for w in 0..grid.window_count() {
             if !grid.open_with_missing(w, side, 2) {

@@ -15,7 +15,7 @@ use super::pairing::Pairing;
 use super::params::{PROOF_PAIRING_BUDGET, PROOF_PAIRING_MAX_LIVE};
 use super::root::RootMove;
 use crate::engine::core::pool::{Pooled, Renew, Tables};
-use crate::engine::core::side::Side;
+use crate::engine::game::Player;
 use crate::engine::game::{Geometry, Rule};
 
 /// An infinite proof or disproof number.
@@ -88,7 +88,7 @@ enum Settled {
 /// pattern scratch are shared).
 pub struct ProofSearch<'s, 't> {
     search: &'s mut Negamax<'t>,
-    attacker: Side,
+    attacker: Player,
     pairing: Pairing,
     table: Pooled<ProofTable>,
     /// The children of the node at each ply.
@@ -102,7 +102,7 @@ impl<'s, 't> ProofSearch<'s, 't> {
         let cells = geometry.cells();
         Self {
             search,
-            attacker: Side::First,
+            attacker: Player::X,
             pairing: Pairing::new(geometry),
             table: tables.borrow(),
             children: vec![Vec::new(); cells + 2],
@@ -111,7 +111,7 @@ impl<'s, 't> ProofSearch<'s, 't> {
 
     /// Whether `attacker` can force a completed line from the current position with `to_move`
     /// to move: `Some(true)` proven, `Some(false)` disproven, `None` when the budget ran out.
-    pub fn attacker_wins(&mut self, to_move: Side, attacker: Side) -> Option<bool> {
+    pub fn attacker_wins(&mut self, to_move: Player, attacker: Player) -> Option<bool> {
         self.attacker = attacker;
         let (proof, disproof) = self.mid(to_move, 0, INFINITE, INFINITE);
         if self.search.budget.stopped() {
@@ -128,8 +128,8 @@ impl<'s, 't> ProofSearch<'s, 't> {
     /// the attacker) share the table.
     fn table_key(&self, key: u64) -> u64 {
         match self.attacker {
-            Side::First => key,
-            Side::Second => !key,
+            Player::X => key,
+            Player::O => !key,
         }
     }
 
@@ -153,7 +153,7 @@ impl<'s, 't> ProofSearch<'s, 't> {
     }
 
     /// What the position with `side` to move says by itself.
-    fn settle(&mut self, side: Side, look_for_pairing: bool) -> Settled {
+    fn settle(&mut self, side: Player, look_for_pairing: bool) -> Settled {
         let board = &self.search.board;
         let other = side.opponent();
         let attacker = self.attacker;
@@ -201,7 +201,7 @@ impl<'s, 't> ProofSearch<'s, 't> {
     }
 
     /// The moves at a node, best first for `side`, with their keys and stored numbers.
-    fn expand(&mut self, side: Side, forced: Option<usize>, children: &mut Vec<Child>) {
+    fn expand(&mut self, side: Player, forced: Option<usize>, children: &mut Vec<Child>) {
         children.clear();
         let board = &mut self.search.board;
         let mut candidates: Vec<(i32, usize)> = Vec::new();
@@ -252,7 +252,7 @@ impl<'s, 't> ProofSearch<'s, 't> {
     /// Searches the current position (`side` to move, `ply` plies below the search's root)
     /// until its proof number reaches `max_proof` or its disproof number `max_disproof`, and
     /// returns both.
-    fn mid(&mut self, side: Side, ply: usize, max_proof: u32, max_disproof: u32) -> (u32, u32) {
+    fn mid(&mut self, side: Player, ply: usize, max_proof: u32, max_disproof: u32) -> (u32, u32) {
         if self.search.budget.spend(1) {
             return (1, 1);
         }
@@ -438,7 +438,7 @@ mod tests {
             for _ in 0..12 {
                 let (mut grid, side) = random_grid(geometry, stones, &mut seed);
                 let snapshot = grid.stones().to_vec();
-                let expected: Vec<bool> = Side::BOTH
+                let expected: Vec<bool> = Player::BOTH
                     .iter()
                     .map(|&attacker| {
                         let mut memo = std::collections::HashMap::new();
@@ -449,7 +449,7 @@ mod tests {
                 let budget = Budget::new(None, Deadline::default());
                 let mut search = Negamax::new(geometry, grid, &mut table, side, budget);
                 let mut proof = ProofSearch::new(&mut search, &tables, geometry);
-                for (attacker, expected) in Side::BOTH.into_iter().zip(expected) {
+                for (attacker, expected) in Player::BOTH.into_iter().zip(expected) {
                     assert_eq!(
                         proof.attacker_wins(side, attacker),
                         Some(expected),

@@ -6,8 +6,8 @@ use super::negamax::Negamax;
 use super::patterns::Patterns;
 use super::root::RootResult;
 use crate::engine::core::score::{MATE_BOUND, plies_of};
-use crate::engine::core::side::Side;
 use crate::engine::core::table::Table;
+use crate::engine::game::Player;
 use crate::engine::game::Rule;
 
 /// The expected line of best play from the root, starting with `first` (the best move, whose
@@ -95,7 +95,7 @@ pub fn principal_variation(
 /// The move the search would play for `side` on `board`, as far as it is known without
 /// searching: an immediate win, the block of a single threat, a double threat, or the table's
 /// move.
-fn known_move(board: &Grid, table: &Table, patterns: &mut Patterns, side: Side) -> Option<usize> {
+fn known_move(board: &Grid, table: &Table, patterns: &mut Patterns, side: Player) -> Option<usize> {
     let other = side.opponent();
     if let (Some(win), _) = board.threat_cells(side) {
         return Some(win);

@@ -10,7 +10,6 @@
 //! decides them from the run of stones through the cell.
 
 use super::windows::Windows;
-use crate::engine::core::side::Side;
 use crate::engine::game::End;
 use crate::engine::game::renju;
 use crate::engine::game::{Geometry, Player, Rule};
@@ -67,8 +66,8 @@ impl Rules {
     }
 
     /// Whether `side` has forbidden moves: black (the first side) under renju.
-    pub fn forbids(&self, side: Side) -> bool {
-        self.rule.forbids(player(side))
+    pub fn forbids(&self, side: Player) -> bool {
+        self.rule.forbids(side)
     }
 
     /// The windows whose end `cell` lies just beyond.
@@ -91,7 +90,7 @@ impl Rules {
         stones: &[u8],
         cell: usize,
         direction: (isize, isize),
-        side: Side,
+        side: Player,
     ) -> (usize, End) {
         let own = side.index() as u8 + 1;
         let mut length = 0;
@@ -111,8 +110,8 @@ impl Rules {
     /// Whether a stone of `side` on the empty `cell` makes a line that wins under the rule: a
     /// run of exactly `k` whose ends the rule accepts, or a longer one where the rule lets an
     /// overline win (a window inside it has an own stone beyond an end).
-    pub fn run_wins(&self, stones: &[u8], cell: usize, side: Side) -> bool {
-        let player = player(side);
+    pub fn run_wins(&self, stones: &[u8], cell: usize, side: Player) -> bool {
+        let player = side;
         DIRECTIONS.into_iter().any(|(dr, dc)| {
             let (before, before_end) = self.run(stones, cell, (-dr, -dc), side);
             let (after, after_end) = self.run(stones, cell, (dr, dc), side);
@@ -129,7 +128,7 @@ impl Rules {
     /// renju ([`renju::foul`]). Most cells are settled by a count of the black stones near them:
     /// every foul needs two lines with two more black stones within four cells (two threes or
     /// two fours), or one line with three within five (two fours on one line, an overline).
-    pub fn may_play(&self, stones: &[u8], cell: usize, side: Side) -> bool {
+    pub fn may_play(&self, stones: &[u8], cell: usize, side: Player) -> bool {
         if !self.forbids(side) || !self.could_be_foul(stones, cell) {
             return true;
         }
@@ -223,14 +222,6 @@ impl renju::Stones for Marks<'_> {
     }
 }
 
-/// The player of `side`: the first side is X (black under renju).
-fn player(side: Side) -> Player {
-    match side {
-        Side::First => Player::X,
-        Side::Second => Player::O,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -272,7 +263,7 @@ mod tests {
                 let mut grid = Grid::new(geometry, &vec![None; n]);
                 for i in 0..stones {
                     let cell = random_empty(&grid, n, &mut seed).unwrap();
-                    grid.play(cell, Side::First.after(i));
+                    grid.play(cell, Player::X.after(i));
                 }
                 let (Some(cell), Some(white)) = (
                     random_empty(&grid, n, &mut seed),
@@ -284,13 +275,13 @@ mod tests {
                     continue;
                 }
                 claims += 1;
-                grid.play(white, Side::Second);
+                grid.play(white, Player::O);
                 // Black stones mostly: they are what makes a foul.
                 while let Some(next) = random_empty(&grid, cell, &mut seed) {
                     let side = if seed.is_multiple_of(4) {
-                        Side::Second
+                        Player::O
                     } else {
-                        Side::First
+                        Player::X
                     };
                     grid.play(next, side);
                     let foul =

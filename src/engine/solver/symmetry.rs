@@ -2,7 +2,7 @@
 //! that positions equal up to symmetry share one transposition-table entry.
 
 use crate::engine::core::hash::splitmix;
-use crate::engine::core::side::Side;
+use crate::engine::game::Player;
 
 /// Zobrist keys of the position under every symmetry of the board, kept up to date move by move.
 pub struct Symmetries {
@@ -43,7 +43,7 @@ impl Symmetries {
     }
 
     /// Adds or removes (the same operation) a stone of `side` on `cell`.
-    pub fn toggle(&mut self, cell: usize, side: Side) {
+    pub fn toggle(&mut self, cell: usize, side: Player) {
         for (t, key) in self.keys.iter_mut().enumerate() {
             let image = self.maps[t][cell] as usize;
             *key ^= self.zobrist[image][side.index()];
@@ -64,7 +64,7 @@ impl Symmetries {
 
     /// The symmetry-reduced key of the position after a stone of `side` on `cell` (which must
     /// be empty), without playing it.
-    pub fn canonical_key_after(&self, cell: usize, side: Side) -> u64 {
+    pub fn canonical_key_after(&self, cell: usize, side: Player) -> u64 {
         self.keys
             .iter()
             .zip(&self.maps)

@@ -10,7 +10,7 @@
 //! direct-mapped table keyed by position and fours left.
 
 use super::board::ThreatGrid;
-use crate::engine::core::side::Side;
+use crate::engine::game::Player;
 
 /// Entries of the failure table (a power of two).
 const FAILED_ENTRIES: usize = 1 << 14;
@@ -56,7 +56,7 @@ impl Vcf {
     pub fn find(
         &mut self,
         board: &mut ThreatGrid,
-        attacker: Side,
+        attacker: Player,
         max_fours: u32,
     ) -> Option<Vec<usize>> {
         let mut line = Vec::new();
@@ -76,7 +76,7 @@ impl Vcf {
     fn attack(
         &mut self,
         board: &mut ThreatGrid,
-        attacker: Side,
+        attacker: Player,
         fours: u32,
         line: &mut Vec<usize>,
     ) -> bool {
@@ -174,7 +174,7 @@ mod tests {
 
     /// Plays `line` and checks it is a forced win: after each attacker move but the last the
     /// defender has exactly one block, which is the next move; the last completes a line.
-    fn assert_forced_win(board: &mut ThreatGrid, attacker: Side, line: &[usize]) {
+    fn assert_forced_win(board: &mut ThreatGrid, attacker: Player, line: &[usize]) {
         assert_eq!(
             line.len() % 2,
             1,
@@ -203,9 +203,9 @@ mod tests {
         rows[8] = ".........X.....".into();
         let mut board = board_of(&rows, 5);
         let line = Vcf::new(100_000)
-            .find(&mut board, Side::First, 10)
+            .find(&mut board, Player::X, 10)
             .expect("a VCF");
-        assert_forced_win(&mut board, Side::First, &line);
+        assert_forced_win(&mut board, Player::X, &line);
     }
 
     #[test]
@@ -218,24 +218,21 @@ mod tests {
             "..........",
         ];
         let mut board = board_of(&rows, 5);
-        assert!(Vcf::new(10_000).find(&mut board, Side::First, 10).is_none());
+        assert!(Vcf::new(10_000).find(&mut board, Player::X, 10).is_none());
     }
 
     #[test]
     fn finds_the_immediate_win_and_the_double_four() {
         let rows = ["XXXX.....", ".........", "........."];
         let mut board = board_of(&rows, 5);
-        assert_eq!(
-            Vcf::new(100).find(&mut board, Side::First, 4),
-            Some(vec![4])
-        );
+        assert_eq!(Vcf::new(100).find(&mut board, Player::X, 4), Some(vec![4]));
         // k = 4: a move making three in a row with both ends open.
         let rows = [".X.X..", "......", "......", "......"];
         let mut board = board_of(&rows, 4);
         let line = Vcf::new(1_000)
-            .find(&mut board, Side::First, 4)
+            .find(&mut board, Player::X, 4)
             .expect("a VCF");
         assert_eq!(line.len(), 3, "one move makes two fours: {line:?}");
-        assert_forced_win(&mut board, Side::First, &line);
+        assert_forced_win(&mut board, Player::X, &line);
     }
 }

@@ -44,6 +44,7 @@ use crate::engine::cancel::Cancel;
 
 use crate::engine::core::pool::Tables;
 use crate::engine::game::Position;
+#[cfg(feature = "server")]
 pub(crate) use explain::{explain, outcome_of};
 use game::{GameTree, PositionGame, TreeGame};
 use search::Search;

@@ -1,6 +1,7 @@
 //! Tests of the parent module.
 
 use super::*;
+use crate::engine::game::Player;
 use crate::engine::game::renju::oracle;
 use crate::engine::game::renju::tests::crowded_board;
 use crate::engine::gomoku::eval::WEIGHTS;
@@ -85,8 +86,8 @@ fn renjus_test_on_the_search_board_gives_the_copying_tests_answer() {
                     "{side} {round} {index}"
                 );
                 // The patterns let through every foul to the full test.
-                assert_eq!(board.is_forbidden(at, Side::First), expected.is_some());
-                assert!(!board.is_forbidden(at, Side::Second));
+                assert_eq!(board.is_forbidden(at, Player::X), expected.is_some());
+                assert!(!board.is_forbidden(at, Player::O));
                 forbidden += usize::from(expected.is_some());
             }
         }
@@ -108,7 +109,7 @@ fn incremental_updates_match_a_board_built_from_scratch() {
             let cell = empty[(seed.next_key() % empty.len() as u64) as usize];
             let player = if turn % 2 == 0 { Player::X } else { Player::O };
             cells[cell] = Some(player);
-            board.play(board.layout().padded(cell), Side::of(player));
+            board.play(board.layout().padded(cell), player);
             played.push((cell, player));
             assert_eq!(
                 snapshot(&board),
@@ -123,7 +124,7 @@ fn incremental_updates_match_a_board_built_from_scratch() {
             );
         }
         while let Some((cell, player)) = played.pop() {
-            board.undo(board.layout().padded(cell), Side::of(player));
+            board.undo(board.layout().padded(cell), player);
             cells[cell] = None;
             assert_eq!(board.windows.sums(), plain_window_scores(geometry, &cells));
             assert_eq!(

@@ -45,21 +45,21 @@ fn the_null_move_keeps_its_positions_apart_in_the_table() {
         &mut table,
     );
     let key = searcher.board.hash();
-    let eval = searcher.evaluate(Side::First);
+    let eval = searcher.evaluate(Player::X);
     // Too shallow, or the evaluation below beta: no null move.
-    assert_eq!(searcher.null_move(2, 1, eval, eval, Side::First), None);
-    assert_eq!(searcher.null_move(6, 1, eval + 1, eval, Side::First), None);
+    assert_eq!(searcher.null_move(2, 1, eval, eval, Player::X), None);
+    assert_eq!(searcher.null_move(6, 1, eval + 1, eval, Player::X), None);
     assert!(searcher.table.probe(key).is_none());
     // The same stones with white to move, searched 10 - 1 - 4 = 5 plies deep (too deep for
     // reverse futility to return before storing): stored under the null move's key only, so
     // a real position with these stones (black to move) never reads white's result.
-    searcher.null_move(10, 1, eval, eval, Side::First);
+    searcher.null_move(10, 1, eval, eval, Player::X);
     assert!(!searcher.after_null);
     assert!(searcher.table.probe(key).is_none());
     assert!(searcher.table.probe(key ^ NULL_MOVE_KEY).is_some());
     // Inside the null move's subtree no second null move is tried.
     searcher.after_null = true;
-    assert_eq!(searcher.null_move(6, 1, eval, eval, Side::First), None);
+    assert_eq!(searcher.null_move(6, 1, eval, eval, Player::X), None);
 }
 
 #[test]
@@ -79,7 +79,7 @@ fn a_counter_to_the_opponents_vcf_is_found() {
         &WEIGHTS,
         &mut table,
     );
-    let score = searcher.negamax(4, 1, -INFINITY, INFINITY, Side::First);
+    let score = searcher.negamax(4, 1, -INFINITY, INFINITY, Player::X);
     assert!(score > -MATE_BOUND, "{score}");
 }
 
@@ -100,7 +100,7 @@ fn pruning_spares_fours_and_the_blocks_of_fours_only() {
         board.layout().padded(7 * 15 + 10),
         board.layout().padded(3 * 15 + 7),
     );
-    for side in Side::BOTH {
+    for side in Player::BOTH {
         // Making the four (black) or taking its cell (white) is never quiet.
         assert!(!moves::is_quiet(&board, g8, side));
         assert!(!moves::is_quiet(&board, k8, side));

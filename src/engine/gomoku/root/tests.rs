@@ -39,7 +39,7 @@ fn gomoku(x: &[usize], o: &[usize]) -> Position {
 
 /// The root moves kept after `moves` (SGF letters), where the opponent must have a VCT if
 /// the side to move passed; with the board and the side to move.
-fn kept_under_a_vct(moves: &str) -> (Goban, Side, Vec<usize>) {
+fn kept_under_a_vct(moves: &str) -> (Goban, Player, Vec<usize>) {
     let (mut board, side) = board_after(moves);
     let mut cells = root_moves(&board, side);
     let mut vct = Vct::new(VCT_BUDGET);
