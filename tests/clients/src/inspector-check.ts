@@ -72,7 +72,7 @@ const text = (result: ToolResult): string => result.content?.[0]?.text ?? "";
   const run = inspector(["--method", "tools/list", "--strict"]);
   const tools = ((run.output["result"] as { tools?: { name: string }[] } | undefined)?.tools ?? [])
     .map((t) => t.name);
-  check("tools/list", run.status === 0 && tools.join() === "suggest_move,apply_move,game_status,review_game,explain_move", run);
+  check("tools/list", run.status === 0 && tools.join() === "suggest_move,apply_move,game_status,review_game,trace_search,explain_move", run);
   check("tools/list --strict finds no portability problem", !/Warning|Issue:/.test(run.stderr), run.stderr);
 }
 
